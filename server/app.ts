@@ -1,0 +1,24 @@
+// createApp(config): the Express application, assembled in processing order; it never listens.
+import express, { type Express } from 'express';
+import type { Config } from '../src/config';
+import { createLogger, type Logger } from '../src/log';
+import { authenticationChain } from './auth/chain';
+import { buildSchemes } from './auth/schemes';
+import { errorHandler, notFoundHandler } from './rest/errors';
+import { restFacade } from './rest/facade';
+import { securityHeaders } from './security-headers';
+import { trpcEndpoint } from './trpc-endpoint';
+
+export function createApp(config: Config, log: Logger = createLogger(config.LOG_LEVEL)): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.TRUST_PROXY);
+  app.use(securityHeaders);
+  // Authentication runs first on every request, before routing errors, parsing and permissions.
+  app.use(authenticationChain(buildSchemes(config)));
+  app.use('/trpc', trpcEndpoint);
+  app.use(restFacade());
+  app.use(notFoundHandler);
+  app.use(errorHandler((msg, err) => log.error(msg, err)));
+  return app;
+}

@@ -1,0 +1,49 @@
+// HTTP Basic authentication through passport-http, with DRF's messages for malformed headers.
+import { Passport } from 'passport';
+import { BasicStrategy } from 'passport-http';
+import type { Request, Response } from 'express';
+import { checkCredentials, type AuthUser } from '../../src/auth/users';
+import { AuthenticationFailed, type Scheme } from './types';
+
+export const BASIC_CHALLENGE = 'Basic realm="api"';
+const INVALID = 'Invalid username/password.';
+
+/** `username:password` from the header; the password is everything after the FIRST colon. */
+function decodeCredentials(header: string): { username: string; password: string } {
+  const parts = header.trim().split(/\s+/);
+  if (parts.length === 1) throw new AuthenticationFailed('Invalid basic header. No credentials provided.');
+  if (parts.length > 2) throw new AuthenticationFailed('Invalid basic header. Credentials string should not contain spaces.');
+  const encoded = parts[1] ?? '';
+  const decoded = /^[A-Za-z0-9+/]*={0,2}$/.test(encoded) ? Buffer.from(encoded, 'base64').toString('utf8') : '';
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw new AuthenticationFailed('Invalid basic header. Credentials not correctly base64 encoded.');
+  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+export function basicScheme(check: (username: string, password: string) => Promise<AuthUser | null> = checkCredentials): Scheme {
+  const passport = new Passport();
+  passport.use(
+    new BasicStrategy({ realm: 'api', passReqToCallback: true }, (req, _username, _password, done) => {
+      // passport-http splits on every colon, so a password containing ':' would be cut; decode it whole.
+      const { username, password } = decodeCredentials(req.headers.authorization ?? '');
+      check(username, password).then((user) => done(null, user ?? false), done);
+    }),
+  );
+
+  return {
+    name: 'basic',
+    challenge: BASIC_CHALLENGE,
+    async authenticate(req: Request, res: Response) {
+      const header = req.headers.authorization;
+      if (!header || header.trim().split(/\s+/)[0]?.toLowerCase() !== 'basic') return null;
+      decodeCredentials(header); // malformed headers fail here with DRF's message
+      const user = await new Promise<AuthUser | false>((resolve, reject) => {
+        passport.authenticate('basic', { session: false }, (err: unknown, found: AuthUser | false) =>
+          err ? reject(err) : resolve(found),
+        )(req, res, reject);
+      });
+      if (!user) throw new AuthenticationFailed(INVALID);
+      return { user };
+    },
+  };
+}

@@ -1,0 +1,17 @@
+// Builds the configured authentication schemes, in the order AUTH_SCHEMES gives.
+import type { Config } from '../../src/config';
+import { basicScheme } from './basic';
+import type { Scheme } from './types';
+
+type SchemeFactory = (config: Config) => Scheme;
+
+const FACTORIES: Partial<Record<Config['AUTH_SCHEMES'][number], SchemeFactory>> = {
+  basic: () => basicScheme(),
+};
+
+export function buildSchemes(config: Config): Scheme[] {
+  return config.AUTH_SCHEMES.flatMap((name) => {
+    const factory = FACTORIES[name];
+    return factory ? [factory(config)] : [];
+  });
+}

@@ -1,0 +1,37 @@
+// Runs the service: migrate, start the highlighter, listen, and stop gracefully on SIGTERM/SIGINT.
+import type { Server } from 'node:http';
+import type { Config } from '../src/config';
+import { closeDatabase, migrate, openDatabase } from '../src/db';
+import { closeHighlighter, configureHighlighter } from '../src/highlight';
+import type { Logger } from '../src/log';
+import { createApp } from './app';
+
+export async function serve(config: Config, log: Logger): Promise<Server> {
+  openDatabase(config);
+  const applied = await migrate();
+  if (applied.length) log.info(`applied migrations: ${applied.join(', ')}`);
+  configureHighlighter({ workers: config.HIGHLIGHT_WORKERS, timeoutMs: config.HIGHLIGHT_TIMEOUT_MS });
+  const app = createApp(config, log);
+  const server = app.listen(config.PORT, config.HOST);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  log.info(`serving on http://${config.HOST}:${config.PORT}/`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`${signal}: finishing requests in flight`);
+    // close() stops accepting and waits for open requests; idle keep-alive sockets are closed at once.
+    server.close(async () => {
+      await Promise.allSettled([closeDatabase(), closeHighlighter()]);
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+  return server;
+}

@@ -1,0 +1,67 @@
+// Configuration: the environment parsed once, typed, failing fast with the variable's name.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+
+const DATA_DIR = path.resolve(process.cwd(), 'data');
+
+const rate = z
+  .string()
+  .regex(/^\d+\/(second|minute|hour|day)$/, 'expected N/second|minute|hour|day')
+  .optional();
+
+const boolish = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', ''])
+  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(sqlite:.+|mysql:\/\/.+|mariadb:\/\/.+)$/, 'expected sqlite:<path>, sqlite::memory: or mysql://user:pass@host:port/db')
+    .default(`sqlite:${path.join(DATA_DIR, 'snippets.sqlite3')}`),
+  SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  AUTH_SCHEMES: z
+    .string()
+    .default('basic,session,token,oauth2')
+    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(['basic', 'session', 'token', 'oauth2', 'oauth1'])).min(1)),
+  API_AUTH_PREFIX: z.string().default('api-auth/'),
+  TOKEN_AUTH_PATH: z.string().default('api-token-auth/'),
+  ACCESS_TOKEN_EXPIRES_IN: z.coerce.number().int().positive().default(36000),
+  THROTTLE_ANON: rate,
+  THROTTLE_USER: rate,
+  THROTTLE_LOGIN: rate.default('10/minute'),
+  TRUST_PROXY: boolish.default(false),
+  HIGHLIGHT_TIMEOUT_MS: z.coerce.number().int().positive().default(2000),
+  HIGHLIGHT_WORKERS: z.coerce.number().int().positive().default(Math.max(1, os.availableParallelism())),
+  // Read by the CLI's createuser and changepassword only, so a password need not appear in argv.
+  SNIPPETS_PASSWORD: z.string().optional(),
+  PASSWORD_ITERATIONS: z.coerce.number().int().min(1000).default(260000),
+  LOG_LEVEL: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
+});
+
+export type Config = z.infer<typeof EnvSchema> & { SECRET_KEY: string };
+
+/** Parses an environment (process.env by default); throws naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  return { ...parsed.data, SECRET_KEY: parsed.data.SECRET_KEY ?? storedSecretKey() };
+}
+
+/** A secret generated once and kept under ./data/, so it is never a constant in code. */
+function storedSecretKey(): string {
+  const file = path.join(DATA_DIR, 'secret_key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(DATA_DIR, { recursive: true });
+  const key = randomBytes(48).toString('base64url');
+  writeFileSync(file, key, { mode: 0o600 });
+  return key;
+}

@@ -1,0 +1,63 @@
+// The database: one Sequelize instance from config, models bound to it, schema by migrations.
+import { Sequelize, type Options } from 'sequelize';
+import { SequelizeStorage, Umzug } from 'umzug';
+import type { Config } from './config';
+import { migrations } from './migrations';
+import { initModels } from './models';
+
+let current: Sequelize | undefined;
+
+/** Builds the Sequelize instance for DATABASE_URL and binds the models to it. */
+export function openDatabase(config: Pick<Config, 'DATABASE_URL'>): Sequelize {
+  if (current) return current;
+  const common: Options = {
+    logging: false,
+    define: { underscored: true, timestamps: false },
+  };
+  const url = config.DATABASE_URL;
+  let sequelize: Sequelize;
+  if (url.startsWith('sqlite:')) {
+    const storage = url.slice('sqlite:'.length) || ':memory:';
+    sequelize = new Sequelize({ ...common, dialect: 'sqlite', storage, pool: { max: 1 } });
+  } else {
+    sequelize = new Sequelize(url.replace(/^mariadb:/, 'mysql:'), {
+      ...common,
+      dialect: 'mysql',
+      dialectOptions: { charset: 'utf8mb4', supportBigNumbers: true },
+      define: { ...common.define, charset: 'utf8mb4', collate: 'utf8mb4_bin' },
+      pool: { max: 10, min: 0, idle: 10000 },
+    });
+  }
+  initModels(sequelize);
+  current = sequelize;
+  return sequelize;
+}
+
+export function database(): Sequelize {
+  if (!current) throw new Error('openDatabase() has not been called');
+  return current;
+}
+
+export async function closeDatabase(): Promise<void> {
+  const s = current;
+  current = undefined;
+  await s?.close();
+}
+
+/** Applies every pending migration; returns the names applied. */
+export async function migrate(sequelize: Sequelize = database()): Promise<string[]> {
+  if (sequelize.getDialect() === 'sqlite') {
+    // WAL lets readers proceed while a write is in progress; the busy timeout makes writers wait instead of failing.
+    await sequelize.query('PRAGMA journal_mode = WAL');
+    await sequelize.query('PRAGMA busy_timeout = 5000');
+    await sequelize.query('PRAGMA foreign_keys = ON');
+  }
+  const umzug = new Umzug({
+    migrations: migrations.map((m) => ({ name: m.name, up: () => m.up(sequelize.getQueryInterface()), down: () => m.down(sequelize.getQueryInterface()) })),
+    context: sequelize.getQueryInterface(),
+    storage: new SequelizeStorage({ sequelize, tableName: 'schema_migrations' }),
+    logger: undefined,
+  });
+  const applied = await umzug.up();
+  return applied.map((m) => m.name);
+}

@@ -1,0 +1,8 @@
+// The messages of the errors the core raises, worded as the Django REST framework original words them.
+import { TRPCError } from '@trpc/server';
+
+export const NOT_AUTHENTICATED = 'Authentication credentials were not provided.';
+export const NO_PERMISSION = 'You do not have permission to perform this action.';
+export const NOT_FOUND = 'Not found.';
+
+export const notFound = () => new TRPCError({ code: 'NOT_FOUND', message: NOT_FOUND });

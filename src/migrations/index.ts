@@ -1,0 +1,11 @@
+// The ordered list of schema migrations; append, never edit one that has shipped.
+import type { QueryInterface } from 'sequelize';
+import * as m0001 from './0001-users-and-snippets';
+
+export interface Migration {
+  name: string;
+  up(qi: QueryInterface): Promise<void>;
+  down(qi: QueryInterface): Promise<void>;
+}
+
+export const migrations: Migration[] = [{ name: '0001-users-and-snippets', ...m0001 }];

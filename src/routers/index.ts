@@ -1,0 +1,11 @@
+// The application router; its type is what TypeScript clients of /trpc import.
+import { router } from '../trpc';
+import { snippetsRouter } from './snippets';
+import { usersRouter } from './users';
+
+export const appRouter = router({
+  snippets: snippetsRouter,
+  users: usersRouter,
+});
+
+export type AppRouter = typeof appRouter;

@@ -1,0 +1,87 @@
+// Snippet procedures: list and get for anyone, create for the authenticated, update and delete for the owner.
+import { z } from 'zod';
+import { Snippet as SnippetModel, User as UserModel } from '../models';
+import { REPRESENTATION_ATTRIBUTES } from '../models/snippet';
+import { notFound } from '../errors';
+import { assertOwner } from '../permissions';
+import { Snippet, SnippetFields, SnippetId, SnippetList, SnippetUpdate } from '../schemas/snippet';
+import { authedProcedure, publicProcedure, router } from '../trpc';
+
+const TAGS = ['snippets'];
+
+/** The representation of a stored row, keys in the spec's order. */
+export function toSnippet(row: Pick<SnippetModel, 'id' | 'title' | 'code' | 'linenos' | 'language' | 'style'>, owner: string): Snippet {
+  return { id: row.id, owner, title: row.title, code: row.code, linenos: Boolean(row.linenos), language: row.language, style: row.style };
+}
+
+/** Loads the snippet named by the raw input's id and checks the owner rule before the body is validated, as DRF does. */
+const ownSnippetProcedure = authedProcedure.use(async ({ ctx, getRawInput, next }) => {
+  const parsed = SnippetId.safeParse(await getRawInput());
+  if (!parsed.success) throw notFound();
+  const snippet = await SnippetModel.findByPk(parsed.data.id, { attributes: [...REPRESENTATION_ATTRIBUTES] });
+  if (!snippet) throw notFound();
+  assertOwner(snippet, ctx.user);
+  return next({ ctx: { snippet } });
+});
+
+export const snippetsRouter = router({
+  list: publicProcedure
+    .meta({ openapi: { method: 'GET', path: '/snippets/', tags: TAGS, summary: 'List snippets, oldest first' } })
+    .input(z.void())
+    .output(SnippetList)
+    .query(async () => {
+      const rows = await SnippetModel.findAll({
+        attributes: [...REPRESENTATION_ATTRIBUTES],
+        include: [{ model: UserModel, as: 'owner', attributes: ['username'] }],
+        order: [['created', 'ASC'], ['id', 'ASC']],
+      });
+      return rows.map((row) => toSnippet(row, row.owner?.username ?? ''));
+    }),
+
+  get: publicProcedure
+    .meta({ openapi: { method: 'GET', path: '/snippets/{id}/', tags: TAGS, summary: 'Get a snippet' } })
+    .input(SnippetId)
+    .output(Snippet)
+    .query(async ({ input }) => {
+      const row = await SnippetModel.findByPk(input.id, {
+        attributes: [...REPRESENTATION_ATTRIBUTES],
+        include: [{ model: UserModel, as: 'owner', attributes: ['username'] }],
+      });
+      if (!row) throw notFound();
+      return toSnippet(row, row.owner?.username ?? '');
+    }),
+
+  create: authedProcedure
+    .meta({ openapi: { method: 'POST', path: '/snippets/', tags: TAGS, summary: 'Create a snippet', protect: true, successDescription: 'Created' } })
+    .input(SnippetFields)
+    .output(Snippet)
+    .mutation(async ({ ctx, input }) => {
+      // The owner always comes from the context, never from input.
+      const row = await SnippetModel.create({ ...definedOnly(input), code: input.code, ownerId: ctx.user.id });
+      return toSnippet(row, ctx.user.username);
+    }),
+
+  update: ownSnippetProcedure
+    .meta({ openapi: { method: 'PUT', path: '/snippets/{id}/', tags: TAGS, summary: 'Replace a snippet (owner only)', protect: true } })
+    .input(SnippetUpdate)
+    .output(Snippet)
+    .mutation(async ({ ctx, input }) => {
+      const { id: _id, ...fields } = input;
+      ctx.snippet.set(definedOnly(fields));
+      await ctx.snippet.save();
+      return toSnippet(ctx.snippet, ctx.user.username);
+    }),
+
+  delete: ownSnippetProcedure
+    .meta({ openapi: { method: 'DELETE', path: '/snippets/{id}/', tags: TAGS, summary: 'Delete a snippet (owner only)', protect: true, successDescription: 'No Content' } })
+    .input(SnippetId)
+    .output(z.void())
+    .mutation(async ({ ctx }) => {
+      await ctx.snippet.destroy();
+    }),
+});
+
+/** Drops keys whose value is undefined, so an omitted field keeps its default or stored value. */
+function definedOnly<T extends object>(obj: T): Partial<T> {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,17 @@
+// The only initTRPC: the router, the base procedures, and the caller factory.
+import { initTRPC, TRPCError } from '@trpc/server';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import type { Context } from './context';
+import { NOT_AUTHENTICATED } from './errors';
+
+const t = initTRPC.context<Context>().meta<OpenApiMeta>().create();
+
+export const router = t.router;
+export const publicProcedure = t.procedure;
+export const createCallerFactory = t.createCallerFactory;
+
+/** A procedure that guarantees `ctx.user`. */
+export const authedProcedure = t.procedure.use(({ ctx, next }) => {
+  if (!ctx.user) throw new TRPCError({ code: 'UNAUTHORIZED', message: NOT_AUTHENTICATED });
+  return next({ ctx: { user: ctx.user } });
+});

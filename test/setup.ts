@@ -1,0 +1,16 @@
+// Mocha root hooks: one database for the run (DATABASE_URL, default in-memory SQLite), migrated once.
+import { closeDatabase, migrate, openDatabase } from '../src/db';
+import { closeHighlighter } from '../src/highlight';
+import { testConfig } from './support/config';
+
+export const mochaHooks = {
+  async beforeAll(this: Mocha.Context) {
+    this.timeout(120000);
+    openDatabase(testConfig());
+    await migrate();
+  },
+  async afterAll() {
+    await closeHighlighter();
+    await closeDatabase();
+  },
+};

@@ -1,0 +1,20 @@
+// Test data: an empty database before each test, and users made with a cheap hash iteration count.
+import { database } from '../../src/db';
+import { createUser, type AuthUser } from '../../src/auth/users';
+
+/** Empties every table except the migration log. */
+export async function resetDatabase(): Promise<void> {
+  const sequelize = database();
+  const qi = sequelize.getQueryInterface();
+  const tables = ((await qi.showAllTables()) as unknown[]).map((t) => (typeof t === 'string' ? t : (t as { tableName: string }).tableName));
+  const mysql = sequelize.getDialect() !== 'sqlite';
+  await sequelize.query(mysql ? 'SET FOREIGN_KEY_CHECKS = 0' : 'PRAGMA foreign_keys = OFF');
+  for (const table of tables) if (table !== 'schema_migrations') await sequelize.query(`DELETE FROM ${qi.quoteIdentifier(table)}`);
+  await sequelize.query(mysql ? 'SET FOREIGN_KEY_CHECKS = 1' : 'PRAGMA foreign_keys = ON');
+}
+
+export const PASSWORDS: Record<string, string> = { alice: 'alicepass', bob: 'bobpass' };
+
+export async function makeUser(username: string, password = PASSWORDS[username] ?? `${username}pass`): Promise<AuthUser> {
+  return createUser(username, password, { iterations: 1000 });
+}
