@@ -2,7 +2,7 @@
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 export interface Route {
-  /** Route name in the registry (see server/urls.ts). */
+  /** Route name in the registry (server/urls.ts builds its paths). */
   name: string;
   /** The DRF view name, shown in OPTIONS metadata and page titles. */
   viewName: string;
@@ -11,8 +11,6 @@ export interface Route {
   procedures: Partial<Record<Method, string>>;
   /** DRF's IsAuthenticatedOrReadOnly: every unsafe method needs an authenticated requester. */
   authenticatedOrReadOnly: boolean;
-  /** Builds the path from its parameters. */
-  path(params?: { pk?: number | string }): string;
 }
 
 export const ROUTES: readonly Route[] = [
@@ -22,7 +20,6 @@ export const ROUTES: readonly Route[] = [
     pattern: /^\/snippets\/$/,
     procedures: { GET: 'snippets.list', POST: 'snippets.create' },
     authenticatedOrReadOnly: true,
-    path: () => '/snippets/',
   },
   {
     name: 'snippet-detail',
@@ -30,7 +27,6 @@ export const ROUTES: readonly Route[] = [
     pattern: /^\/snippets\/(?<pk>[0-9]+)\/$/,
     procedures: { GET: 'snippets.get', PUT: 'snippets.update', DELETE: 'snippets.delete' },
     authenticatedOrReadOnly: true,
-    path: (p) => `/snippets/${p?.pk}/`,
   },
   {
     name: 'user-list',
@@ -38,7 +34,6 @@ export const ROUTES: readonly Route[] = [
     pattern: /^\/users\/$/,
     procedures: { GET: 'users.list' },
     authenticatedOrReadOnly: false,
-    path: () => '/users/',
   },
   {
     name: 'user-detail',
@@ -46,7 +41,6 @@ export const ROUTES: readonly Route[] = [
     pattern: /^\/users\/(?<pk>[0-9]+)\/$/,
     procedures: { GET: 'users.get' },
     authenticatedOrReadOnly: false,
-    path: (p) => `/users/${p?.pk}/`,
   },
 ];
 
