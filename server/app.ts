@@ -4,20 +4,28 @@ import type { Config } from '../src/config';
 import { createLogger, type Logger } from '../src/log';
 import { authenticationChain } from './auth/chain';
 import { buildSchemes } from './auth/schemes';
+import { apiRoot } from './rest/api-root';
 import { errorHandler, notFoundHandler } from './rest/errors';
 import { restFacade } from './rest/facade';
+import { negotiation } from './rest/negotiate';
 import { securityHeaders } from './security-headers';
 import { trpcEndpoint } from './trpc-endpoint';
+import { staticAssets } from './web/pages';
+import { snippetViews } from './web/snippet-views';
 
 export function createApp(config: Config, log: Logger = createLogger(config.LOG_LEVEL)): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
   app.use(securityHeaders);
+  app.use('/static', staticAssets);
+  app.use(negotiation);
   // Authentication runs first on every request, before routing errors, parsing and permissions.
   app.use(authenticationChain(buildSchemes(config)));
   app.use('/trpc', trpcEndpoint);
+  app.all('/', apiRoot);
   app.use(restFacade());
+  app.use(snippetViews());
   app.use(notFoundHandler);
   app.use(errorHandler((msg, err) => log.error(msg, err)));
   return app;

@@ -27,3 +27,11 @@ registerRoute('snippet-list', '/snippets/');
 registerRoute('snippet-detail', '/snippets/:pk/');
 registerRoute('user-list', '/users/');
 registerRoute('user-detail', '/users/:pk/');
+
+/** The path of a named route, or undefined when it is not mounted (an optional scheme turned off). */
+export function reverseIfMounted(name: string, params: Params = {}): string | undefined {
+  return registry.has(name) ? reverse(name, params) : undefined;
+}
+
+registerRoute('snippet-highlight', '/snippets/:pk/highlight/');
+registerRoute('snippet-raw', '/snippets/:pk/raw/');

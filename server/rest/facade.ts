@@ -5,6 +5,7 @@ import { mayWriteSnippet } from '../../src/permissions';
 import { denyUnauthenticated } from '../auth/chain';
 import { BODY_LIMIT, parseBody } from './body';
 import { HttpError } from './http-error';
+import { notAcceptable } from './negotiate';
 import { invokeProcedure } from './invoke';
 import { metadata } from './metadata';
 import { writeOutcome } from './outcome';
@@ -34,6 +35,7 @@ export function restFacade(): RequestHandler {
     const { route, pk } = match;
     res.set('Allow', allowedMethods(route).join(', '));
     try {
+      if (!res.locals.format) throw notAcceptable(res);
       if (req.method === 'OPTIONS') return sendJson(res, 200, metadata(route, await writableActions(req, route, pk)));
       // Permission before the method check, as DRF: an anonymous POST to /snippets/1/ is refused, not 405.
       if (!SAFE_METHODS.has(req.method) && route.authenticatedOrReadOnly && !req.requester.user) {

@@ -51,6 +51,16 @@ export const snippetsRouter = router({
       return toSnippet(row, row.owner?.username ?? '');
     }),
 
+  /** The stored highlighted document (the highlight view; not a REST path of the spec). */
+  highlighted: publicProcedure
+    .input(SnippetId)
+    .output(z.string())
+    .query(async ({ input }) => {
+      const row = await SnippetModel.findByPk(input.id, { attributes: ['highlighted'] });
+      if (!row) throw notFound();
+      return row.highlighted;
+    }),
+
   create: authedProcedure
     .meta({ openapi: { method: 'POST', path: '/snippets/', tags: TAGS, summary: 'Create a snippet', protect: true, successDescription: 'Created' } })
     .input(SnippetFields)

@@ -1,0 +1,39 @@
+// The page shell shared by the browsable API and the login page: navbar with the user, local assets only.
+import type { Request, Response } from 'express';
+import { html, type Html } from './html';
+import { reverse, reverseIfMounted } from '../urls';
+
+export function userMenu(req: Request, res: Response): Html {
+  const user = req.requester?.user;
+  const login = reverseIfMounted('framework:login');
+  const logout = reverseIfMounted('framework:logout');
+  if (user) {
+    return html`<span class="user">${user.username}</span>${
+      logout
+        ? html`<form class="inline" method="post" action="${logout}?next=${encodeURIComponent(req.path)}">
+            <input type="hidden" name="csrfmiddlewaretoken" value="${res.locals.csrfToken as string | undefined}">
+            <button type="submit" class="link" id="logout">Log out</button></form>`
+        : ''
+    }`;
+  }
+  return login ? html`<a id="login" href="${login}?next=${encodeURIComponent(req.originalUrl)}">Log in</a>` : html``;
+}
+
+export function layout(req: Request, res: Response, title: string, content: Html): string {
+  return html`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="NONE,NOARCHIVE">
+<title>${title} – Snippets API</title>
+<link rel="stylesheet" href="/static/api.css">
+<script src="/static/api.js" defer></script>
+</head>
+<body>
+<header class="navbar"><a class="brand" href="${reverse('api-root')}">Snippets API</a><nav class="right">${userMenu(req, res)}</nav></header>
+<main>${content}</main>
+</body>
+</html>
+`.value;
+}

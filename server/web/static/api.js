@@ -1,0 +1,50 @@
+// Browsable API behaviour: searchable selects, and PUT/DELETE forms sent with fetch (HTML forms only GET/POST).
+'use strict';
+
+document.addEventListener('DOMContentLoaded', function () {
+  document.querySelectorAll('.choice-filter').forEach(function (filter) {
+    var select = document.getElementById(filter.getAttribute('data-for'));
+    if (!select) return;
+    filter.addEventListener('input', function () {
+      var needle = filter.value.trim().toLowerCase();
+      Array.prototype.forEach.call(select.options, function (option) {
+        var match = !needle || option.value.toLowerCase().indexOf(needle) !== -1 || option.text.toLowerCase().indexOf(needle) !== -1;
+        option.hidden = !match;
+      });
+      var current = select.options[select.selectedIndex];
+      if (current && current.hidden) {
+        var first = Array.prototype.find.call(select.options, function (o) { return !o.hidden; });
+        if (first) select.value = first.value;
+      }
+    });
+  });
+
+  document.querySelectorAll('form.api-form[data-method="PUT"], form.api-form[data-method="DELETE"]').forEach(function (form) {
+    form.addEventListener('submit', function (event) {
+      event.preventDefault();
+      var method = form.getAttribute('data-method');
+      var question = form.getAttribute('data-confirm');
+      if (question && !window.confirm(question)) return;
+      var data = new URLSearchParams(new FormData(form));
+      var token = data.get('csrfmiddlewaretoken') || '';
+      data.delete('csrfmiddlewaretoken');
+      var errors = form.querySelector('.form-errors');
+      fetch(form.getAttribute('action'), {
+        method: method,
+        credentials: 'same-origin',
+        headers: { 'X-CSRFToken': token, Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: method === 'DELETE' ? undefined : data,
+      }).then(function (response) {
+        if (response.ok) {
+          if (method === 'DELETE') window.location.assign(document.querySelector('.breadcrumbs a:nth-of-type(2)').getAttribute('href'));
+          else window.location.reload();
+          return;
+        }
+        return response.text().then(function (text) {
+          errors.textContent = 'HTTP ' + response.status + '\n' + text;
+          errors.hidden = false;
+        });
+      });
+    });
+  });
+});
