@@ -5,10 +5,11 @@ import { closeDatabase } from '../src/db';
 import { closeHighlighter } from '../src/highlight';
 import { createLogger } from '../src/log';
 import { changepassword, createuser } from './commands/users';
+import { rehighlight } from './commands/rehighlight';
 import { migrate, serve } from './commands/server';
 import { CommandError, type Command } from './commands/types';
 
-const COMMANDS: Command[] = [migrate, createuser, changepassword, serve];
+const COMMANDS: Command[] = [migrate, createuser, changepassword, rehighlight, serve];
 
 function usage(): string {
   return ['usage: snippets <command> [options]', '', ...COMMANDS.map((c) => `  ${c.usage}`)].join('\n');
