@@ -7,10 +7,11 @@ import { z } from 'zod';
 
 const DATA_DIR = path.resolve(process.cwd(), 'data');
 
-const rate = z
-  .string()
-  .regex(/^\d+\/(second|minute|hour|day)$/, 'expected N/second|minute|hour|day')
-  .optional();
+/** `N/second|minute|hour|day`; empty or unset means no limit. */
+const rate = z.preprocess(
+  (v) => (v === '' ? undefined : v),
+  z.string().regex(/^\d+\/(second|minute|hour|day)$/, 'expected N/second|minute|hour|day').optional(),
+);
 
 const boolish = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', ''])

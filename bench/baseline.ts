@@ -1,0 +1,21 @@
+// The baseline of `npm run bench`: a bare Express route serving the same snippet row from the same SQLite file.
+import express from 'express';
+import sqlite3 from 'sqlite3';
+
+const [file, port] = [process.argv[2], Number(process.argv[3])];
+if (!file || !port) throw new Error('usage: baseline.ts <sqlite file> <port>');
+
+const db = new sqlite3.Database(file, sqlite3.OPEN_READONLY);
+const byId = db.prepare(
+  'SELECT s.id, u.username AS owner, s.title, s.code, s.linenos, s.language, s.style FROM snippets s JOIN users u ON u.id = s.owner_id WHERE s.id = ?',
+);
+
+const app = express();
+app.get('/snippets/:pk/', (req, res) => {
+  byId.get(Number(req.params.pk), (err: Error | null, row?: Record<string, unknown>) => {
+    if (err) return res.status(500).json({ detail: 'error' });
+    if (!row) return res.status(404).json({ detail: 'Not found.' });
+    res.json({ ...row, linenos: Boolean(row.linenos) });
+  });
+});
+app.listen(port, '127.0.0.1', () => process.send?.('ready'));

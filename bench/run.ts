@@ -1,0 +1,86 @@
+// `npm run bench`: the built service in its own process on a fresh SQLite database, driven by autocannon from this one.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runScenario, type Result, type Scenario } from './load';
+import { cli, startBaseline, startService, stop, waitForHttp } from './service';
+import { listRun } from './list-run';
+
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const PORT = 18700;
+const BASELINE_PORT = 18701;
+const SNIPPETS = 100;
+
+function table(results: Result[], baseline: number): string {
+  const rows = [['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'peak RSS MB', 'vs baseline']];
+  for (const r of results) {
+    rows.push([r.name, r.rps.toFixed(0), String(r.p50), String(r.p99), String(r.errors), r.peakRssMb.toFixed(0), `${((r.rps / baseline) * 100).toFixed(0)}%`]);
+  }
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  return rows.map((row) => '| ' + row.map((c, i) => c.padEnd(widths[i]!)).join(' | ') + ' |').join('\n');
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'snippets-bench-'));
+  const file = path.join(dir, 'bench.sqlite3');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: `sqlite:${file}`,
+    SECRET_KEY: 'bench-secret-key-bench-secret-key-bench',
+    PORT: String(PORT),
+    LOG_LEVEL: 'warn',
+    THROTTLE_ANON: '',
+    THROTTLE_USER: '',
+  };
+  const base = `http://127.0.0.1:${PORT}`;
+  const basic = `Basic ${Buffer.from('bench:benchpass').toString('base64')}`;
+  try {
+    cli(env, 'migrate');
+    cli(env, 'createuser', 'bench', '--password', 'benchpass'); // the default PBKDF2 cost, as in production
+    const service = startService(env);
+    await waitForHttp(`${base}/snippets/`);
+    const json = { 'Content-Type': 'application/json' };
+    for (let i = 0; i < SNIPPETS; i++) {
+      const res = await fetch(`${base}/snippets/`, { method: 'POST', headers: { ...json, Authorization: basic }, body: JSON.stringify({ title: `snippet ${i}`, code: `def f${i}(x):\n    return x * ${i}\n` }) });
+      if (res.status !== 201) throw new Error(`seeding failed: ${res.status} ${await res.text()}`);
+    }
+    const tokenRes = await fetch(`${base}/api-token-auth/`, { method: 'POST', headers: json, body: JSON.stringify({ username: 'bench', password: 'benchpass' }) });
+    const token = tokenRes.ok ? ((await tokenRes.json()) as { token: string }).token : undefined;
+    const baselineProc = startBaseline(file, BASELINE_PORT);
+    await waitForHttp(`http://127.0.0.1:${BASELINE_PORT}/snippets/1/`);
+
+    const create = JSON.stringify({ title: 'bench', code: 'print("hello")\n', language: 'python' });
+    const scenarios: Scenario[] = [
+      { name: 'baseline: bare Express GET row', url: `http://127.0.0.1:${BASELINE_PORT}/snippets/50/` },
+      { name: 'GET /snippets/<pk>/', url: `${base}/snippets/50/` },
+      { name: `GET /snippets/ (${SNIPPETS})`, url: `${base}/snippets/` },
+      { name: 'POST /snippets/ Basic', url: `${base}/snippets/`, method: 'POST', headers: { ...json, Authorization: basic }, body: create },
+      ...(token
+        ? [
+            { name: 'POST /snippets/ Token', url: `${base}/snippets/`, method: 'POST' as const, headers: { ...json, Authorization: `Token ${token}` }, body: create },
+            { name: 'PUT /snippets/<pk>/ Token', url: `${base}/snippets/60/`, method: 'PUT' as const, headers: { ...json, Authorization: `Token ${token}` }, body: create },
+          ]
+        : [{ name: 'PUT /snippets/<pk>/ Basic', url: `${base}/snippets/60/`, method: 'PUT' as const, headers: { ...json, Authorization: basic }, body: create }]),
+      { name: 'GET /trpc/snippets.get', url: `${base}/trpc/snippets.get?input=${encodeURIComponent('{"id":50}')}` },
+    ];
+    const results: Result[] = [];
+    for (const s of scenarios) {
+      const pid = s.url.includes(String(BASELINE_PORT)) ? baselineProc.pid! : service.pid!;
+      process.stderr.write(`bench: ${s.name} (${DURATION} s)…\n`);
+      results.push(await runScenario(s, [pid], { connections: CONNECTIONS, duration: DURATION }));
+    }
+    await stop(baselineProc);
+    await stop(service);
+    console.log(`\n${CONNECTIONS} connections, ${DURATION} s each, loopback, SQLite, node ${process.version}${token ? '' : ' (no token endpoint: Token scenarios skipped)'}\n`);
+    console.log(table(results, results[0]!.rps));
+    console.log(await listRun(dir, env));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
