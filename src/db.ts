@@ -38,10 +38,19 @@ export function database(): Sequelize {
   return current;
 }
 
+const closeHooks: ((sequelize: Sequelize) => Promise<void>)[] = [];
+
+/** Work to do before the connections close (finalizing prepared statements). */
+export function beforeClose(hook: (sequelize: Sequelize) => Promise<void>): void {
+  closeHooks.push(hook);
+}
+
 export async function closeDatabase(): Promise<void> {
   const s = current;
   current = undefined;
-  await s?.close();
+  if (!s) return;
+  for (const hook of closeHooks) await hook(s);
+  await s.close();
 }
 
 /** Applies every pending migration; returns the names applied. */

@@ -1,6 +1,7 @@
 // Snippet procedures: list and get for anyone, create for the authenticated, update and delete for the owner.
 import { z } from 'zod';
-import { Snippet as SnippetModel, User as UserModel } from '../models';
+import { Snippet as SnippetModel } from '../models';
+import { allSnippets, snippetById, toSnippet } from '../representations';
 import { REPRESENTATION_ATTRIBUTES } from '../models/snippet';
 import { notFound } from '../errors';
 import { assertOwner } from '../permissions';
@@ -9,10 +10,6 @@ import { authedProcedure, publicProcedure, router } from '../trpc';
 
 const TAGS = ['snippets'];
 
-/** The representation of a stored row, keys in the spec's order. */
-export function toSnippet(row: Pick<SnippetModel, 'id' | 'title' | 'code' | 'linenos' | 'language' | 'style'>, owner: string): Snippet {
-  return { id: row.id, owner, title: row.title, code: row.code, linenos: Boolean(row.linenos), language: row.language, style: row.style };
-}
 
 /** Loads the snippet named by the raw input's id and checks the owner rule before the body is validated, as DRF does. */
 const ownSnippetProcedure = authedProcedure.use(async ({ ctx, getRawInput, next }) => {
@@ -29,27 +26,13 @@ export const snippetsRouter = router({
     .meta({ openapi: { method: 'GET', path: '/snippets/', tags: TAGS, summary: 'List snippets, oldest first' } })
     .input(z.void())
     .output(SnippetList)
-    .query(async () => {
-      const rows = await SnippetModel.findAll({
-        attributes: [...REPRESENTATION_ATTRIBUTES],
-        include: [{ model: UserModel, as: 'owner', attributes: ['username'] }],
-        order: [['created', 'ASC'], ['id', 'ASC']],
-      });
-      return rows.map((row) => toSnippet(row, row.owner?.username ?? ''));
-    }),
+    .query(() => allSnippets()),
 
   get: publicProcedure
     .meta({ openapi: { method: 'GET', path: '/snippets/{id}/', tags: TAGS, summary: 'Get a snippet' } })
     .input(SnippetId)
     .output(Snippet)
-    .query(async ({ input }) => {
-      const row = await SnippetModel.findByPk(input.id, {
-        attributes: [...REPRESENTATION_ATTRIBUTES],
-        include: [{ model: UserModel, as: 'owner', attributes: ['username'] }],
-      });
-      if (!row) throw notFound();
-      return toSnippet(row, row.owner?.username ?? '');
-    }),
+    .query(async ({ input }) => (await snippetById(input.id)) ?? Promise.reject(notFound())),
 
   /** The stored highlighted document (the highlight view; not a REST path of the spec). */
   highlighted: publicProcedure
@@ -68,7 +51,7 @@ export const snippetsRouter = router({
     .mutation(async ({ ctx, input }) => {
       // The owner always comes from the context, never from input.
       const row = await SnippetModel.create({ ...definedOnly(input), code: input.code, ownerId: ctx.user.id });
-      return toSnippet(row, ctx.user.username);
+      return toSnippet({ ...row.get(), owner: ctx.user.username });
     }),
 
   update: ownSnippetProcedure
@@ -79,7 +62,7 @@ export const snippetsRouter = router({
       const { id: _id, ...fields } = input;
       ctx.snippet.set(definedOnly(fields));
       await ctx.snippet.save();
-      return toSnippet(ctx.snippet, ctx.user.username);
+      return toSnippet({ ...ctx.snippet.get(), owner: ctx.user.username });
     }),
 
   delete: ownSnippetProcedure

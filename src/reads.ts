@@ -1,0 +1,34 @@
+// Hot read queries as prepared statements: the ORM re-plans every SELECT (and on SQLite asks PRAGMA table_info first).
+import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Database, Statement } from 'sqlite3';
+import { beforeClose, database } from './db';
+
+type Row = Record<string, unknown>;
+
+const sqliteStatements = new WeakMap<Database, Map<string, Statement>>();
+
+/** Runs a SELECT with `?` placeholders as a prepared statement, kept for the life of the connection. */
+export async function select<T extends Row>(sql: string, params: readonly unknown[] = [], sequelize: Sequelize = database()): Promise<T[]> {
+  if (sequelize.getDialect() === 'sqlite') {
+    // Sequelize keeps one SQLite connection for the whole process; statements live as long as it does.
+    const db = (await sequelize.connectionManager.getConnection({ type: 'read' })) as unknown as Database;
+    let cache = sqliteStatements.get(db);
+    if (!cache) sqliteStatements.set(db, (cache = new Map()));
+    let stmt = cache.get(sql);
+    if (!stmt) cache.set(sql, (stmt = db.prepare(sql)));
+    const prepared = stmt;
+    return new Promise((resolve, reject) => prepared.all(params, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows))));
+  }
+  // With `bind`, Sequelize's MySQL dialect uses mysql2's execute(): a server-side prepared statement, cached per connection.
+  let n = 0;
+  return sequelize.query<T>(sql.replace(/\?/g, () => `$${++n}`), { bind: [...params], type: QueryTypes.SELECT, raw: true });
+}
+
+// SQLite refuses to close a connection with statements still prepared on it.
+beforeClose(async (sequelize) => {
+  if (sequelize.getDialect() !== 'sqlite') return;
+  const db = (await sequelize.connectionManager.getConnection({ type: 'read' })) as unknown as Database;
+  const statements = [...(sqliteStatements.get(db)?.values() ?? [])];
+  sqliteStatements.delete(db);
+  await Promise.all(statements.map((stmt) => new Promise((resolve) => stmt.finalize(resolve))));
+});
