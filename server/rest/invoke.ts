@@ -51,8 +51,10 @@ const handler = createOpenApiNodeHttpHandler({
 } as never) as unknown as (req: AdapterRequest, res: CapturedResponse) => Promise<void>;
 
 export async function invokeProcedure(req: Request, method: string, body?: Record<string, unknown>): Promise<Outcome> {
-  // The adapter accepts only JSON bodies; ours were parsed from JSON, a form or multipart already.
-  const headers = body ? { ...req.headers, 'content-type': 'application/json' } : req.headers;
+  // The adapter reads only these two headers (it turns every header it is given into a Fetch Headers
+  // object, per request); the body, parsed from JSON, a form or multipart already, is handed over as JSON.
+  const headers: IncomingHttpHeaders = { host: req.headers.host };
+  if (body) headers['content-type'] = 'application/json';
   const adapterReq = new AdapterRequest(method, req.originalUrl, headers, body, req.requester, req.socket);
   const res = new CapturedResponse();
   await handler(adapterReq, res);
