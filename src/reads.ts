@@ -3,12 +3,11 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 import type { Database, Statement } from 'sqlite3';
 import { beforeClose, database } from './db';
 
-type Row = Record<string, unknown>;
 
 const sqliteStatements = new WeakMap<Database, Map<string, Statement>>();
 
 /** Runs a SELECT with `?` placeholders as a prepared statement, kept for the life of the connection. */
-export async function select<T extends Row>(sql: string, params: readonly unknown[] = [], sequelize: Sequelize = database()): Promise<T[]> {
+export async function select<T extends object>(sql: string, params: readonly unknown[] = [], sequelize: Sequelize = database()): Promise<T[]> {
   if (sequelize.getDialect() === 'sqlite') {
     // Sequelize keeps one SQLite connection for the whole process; statements live as long as it does.
     const db = (await sequelize.connectionManager.getConnection({ type: 'read' })) as unknown as Database;

@@ -1,4 +1,5 @@
 // The representations read straight from the tables: one query per list, owner names joined, `highlighted` never read.
+import { database } from './db';
 import { select } from './reads';
 import type { Snippet } from './schemas/snippet';
 import type { User } from './schemas/user';
@@ -20,6 +21,61 @@ export async function snippetById(id: number): Promise<Snippet | undefined> {
 
 export async function allSnippets(): Promise<Snippet[]> {
   return (await select<SnippetRow>(`SELECT ${SNIPPET_COLUMNS} ${SNIPPET_FROM} ORDER BY s.created, s.id`)).map(toSnippet);
+}
+
+/** A position in the list: the (created, id) of the last snippet seen. */
+interface Key {
+  created: string | Date;
+  id: number;
+}
+
+export class InvalidCursor extends Error {}
+
+export function encodeCursor(key: Key): string {
+  const created = key.created instanceof Date ? key.created.toISOString() : key.created;
+  return Buffer.from(JSON.stringify([created, key.id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): Key {
+  try {
+    const [created, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    if (typeof created === 'string' && Number.isSafeInteger(id)) {
+      // SQLite keeps the text it was given; MySQL compares DATETIME with a Date.
+      return { created: database().getDialect() === 'sqlite' ? created : new Date(created), id: id as number };
+    }
+  } catch {
+    // fall through
+  }
+  throw new InvalidCursor('Invalid cursor');
+}
+
+/** Up to `limit` snippets after `after`, in list order, with the key of the last one. Keyset paging: a page never skips or repeats a snippet, whatever is added meanwhile. */
+export async function snippetsAfter(after: Key | undefined, limit: number): Promise<{ items: Snippet[]; last?: Key }> {
+  const rows = after
+    ? await select<SnippetRow & Key>(
+        `SELECT ${SNIPPET_COLUMNS}, s.created ${SNIPPET_FROM} WHERE s.created > ? OR (s.created = ? AND s.id > ?) ORDER BY s.created, s.id LIMIT ?`,
+        [after.created, after.created, after.id, limit],
+      )
+    : await select<SnippetRow & Key>(`SELECT ${SNIPPET_COLUMNS}, s.created ${SNIPPET_FROM} ORDER BY s.created, s.id LIMIT ?`, [limit]);
+  const last = rows[rows.length - 1];
+  return { items: rows.map(toSnippet), last: last && { created: last.created, id: last.id } };
+}
+
+/** One page for `?limit=N&cursor=…`; `next` is absent on the last page. */
+export async function snippetPage(limit: number, cursor?: string): Promise<{ items: Snippet[]; next?: string }> {
+  const { items, last } = await snippetsAfter(cursor ? decodeCursor(cursor) : undefined, limit);
+  return { items, next: items.length === limit && last ? encodeCursor(last) : undefined };
+}
+
+/** The whole list in keyset batches, for streaming it without holding it in memory. */
+export async function* snippetBatches(batchSize: number): AsyncGenerator<Snippet[]> {
+  let after: Key | undefined;
+  for (;;) {
+    const { items, last } = await snippetsAfter(after, batchSize);
+    if (items.length) yield items;
+    if (items.length < batchSize || !last) return;
+    after = last;
+  }
 }
 
 /** Users with the ids of their snippets: two queries whatever the number of users. */

@@ -11,6 +11,7 @@ import { metadata } from './metadata';
 import { writeOutcome } from './outcome';
 import { sendJson } from './respond';
 import { allowedMethods, matchRoute, type Method, type Route } from './routes';
+import { isPaged, streamSnippetList } from './stream-list';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -43,6 +44,9 @@ export function restFacade(): RequestHandler {
       }
       const method = (req.method === 'HEAD' ? 'GET' : req.method) as Method;
       if (!route.procedures[method]) throw HttpError.detail(405, `Method "${req.method}" not allowed.`);
+      if (route.name === 'snippet-list' && method === 'GET' && res.locals.format === 'json' && !isPaged(req)) {
+        return await streamSnippetList(req, res);
+      }
       let body: Record<string, unknown> | undefined;
       if (method === 'POST' || method === 'PUT') {
         await bufferBody(req, res);

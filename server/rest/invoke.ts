@@ -4,12 +4,12 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Request } from 'express';
 import type { TRPCError } from '@trpc/server';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
-import { createContextInner } from '../../src/context';
+import type { Context } from '../../src/context';
 import { appRouter } from '../../src/routers';
-import type { Requester } from '../auth/types';
+import { requestContext } from '../auth/context';
 
 export type Outcome =
-  | { ok: true; status: number; json: string | undefined }
+  | { ok: true; status: number; json: string | undefined; context: Context }
   | { ok: false; status: number; error: TRPCError };
 
 /** The request the adapter sees: the real method/URL/headers, and the body we already parsed. */
@@ -19,7 +19,7 @@ class AdapterRequest extends EventEmitter {
     readonly url: string,
     readonly headers: IncomingHttpHeaders,
     readonly body: unknown,
-    readonly requester: Requester,
+    readonly context: Context,
     readonly socket: Request['socket'],
   ) {
     super();
@@ -45,8 +45,7 @@ const errors = new WeakMap<object, TRPCError>();
 
 const handler = createOpenApiNodeHttpHandler({
   router: appRouter,
-  createContext: ({ req }: { req: AdapterRequest }) =>
-    createContextInner({ user: req.requester.user, auth: req.requester.auth }),
+  createContext: ({ req }: { req: AdapterRequest }) => req.context,
   onError: ({ error, req }: { error: TRPCError; req: AdapterRequest }) => errors.set(req, error),
 } as never) as unknown as (req: AdapterRequest, res: CapturedResponse) => Promise<void>;
 
@@ -55,10 +54,11 @@ export async function invokeProcedure(req: Request, method: string, body?: Recor
   // object, per request); the body, parsed from JSON, a form or multipart already, is handed over as JSON.
   const headers: IncomingHttpHeaders = { host: req.headers.host };
   if (body) headers['content-type'] = 'application/json';
-  const adapterReq = new AdapterRequest(method, req.originalUrl, headers, body, req.requester, req.socket);
+  const context = requestContext(req);
+  const adapterReq = new AdapterRequest(method, req.originalUrl, headers, body, context, req.socket);
   const res = new CapturedResponse();
   await handler(adapterReq, res);
   const error = errors.get(adapterReq);
   if (error) return { ok: false, status: res.statusCode, error };
-  return { ok: true, status: res.statusCode, json: res.json };
+  return { ok: true, status: res.statusCode, json: res.json, context };
 }

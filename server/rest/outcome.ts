@@ -5,6 +5,7 @@ import { denyUnauthenticated } from '../auth/chain';
 import { HttpError } from './http-error';
 import { sendJson, sendJsonText, sendNoContent } from './respond';
 import type { Outcome } from './invoke';
+import { nextLink } from './stream-list';
 
 const SUCCESS_STATUS: Record<string, number> = { POST: 201, DELETE: 204 };
 const STATUS_OF: Partial<Record<TRPCError['code'], number>> = {
@@ -35,6 +36,7 @@ export function writeOutcome(res: Response, method: string, outcome: Outcome): v
   if (outcome.ok) {
     const status = SUCCESS_STATUS[method] ?? 200;
     if (status === 204) return sendNoContent(res);
+    if (outcome.context.page.next) res.set('Link', nextLink(res.req, outcome.context.page.next));
     return sendJsonText(res, status, outcome.json ?? 'null');
   }
   const { error } = outcome;

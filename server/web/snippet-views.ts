@@ -1,7 +1,7 @@
 // GET /snippets/<pk>/highlight/ (the stored document) and /snippets/<pk>/raw/ (the code as plain text).
 import { Router, type Request } from 'express';
 import { TRPCError } from '@trpc/server';
-import { createContextInner } from '../../src/context';
+import { requestContext } from '../auth/context';
 import { appRouter } from '../../src/routers';
 import { createCallerFactory } from '../../src/trpc';
 import { HttpError } from '../rest/http-error';
@@ -11,7 +11,7 @@ const createCaller = createCallerFactory(appRouter);
 const DOCUMENT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 function caller(req: Request) {
-  return createCaller(createContextInner({ user: req.requester.user, auth: req.requester.auth }));
+  return createCaller(requestContext(req));
 }
 
 async function orNotFound<T>(work: Promise<T>): Promise<T> {

@@ -1,11 +1,12 @@
 // Snippet procedures: list and get for anyone, create for the authenticated, update and delete for the owner.
+import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { Snippet as SnippetModel } from '../models';
-import { allSnippets, snippetById, toSnippet } from '../representations';
+import { allSnippets, InvalidCursor, snippetById, snippetPage, toSnippet } from '../representations';
 import { REPRESENTATION_ATTRIBUTES } from '../models/snippet';
 import { notFound } from '../errors';
 import { assertOwner } from '../permissions';
-import { Snippet, SnippetFields, SnippetId, SnippetList, SnippetUpdate } from '../schemas/snippet';
+import { Snippet, SnippetFields, SnippetId, SnippetList, SnippetListQuery, SnippetUpdate } from '../schemas/snippet';
 import { authedProcedure, publicProcedure, router } from '../trpc';
 
 const TAGS = ['snippets'];
@@ -24,9 +25,19 @@ const ownSnippetProcedure = authedProcedure.use(async ({ ctx, getRawInput, next 
 export const snippetsRouter = router({
   list: publicProcedure
     .meta({ openapi: { method: 'GET', path: '/snippets/', tags: TAGS, summary: 'List snippets, oldest first' } })
-    .input(z.void())
+    .input(SnippetListQuery)
     .output(SnippetList)
-    .query(() => allSnippets()),
+    .query(async ({ ctx, input }) => {
+      if (!input?.limit) return allSnippets();
+      try {
+        const { items, next } = await snippetPage(input.limit, input.cursor);
+        ctx.page.next = next;
+        return items;
+      } catch (err) {
+        if (err instanceof InvalidCursor) throw new TRPCError({ code: 'NOT_FOUND', message: err.message });
+        throw err;
+      }
+    }),
 
   get: publicProcedure
     .meta({ openapi: { method: 'GET', path: '/snippets/{id}/', tags: TAGS, summary: 'Get a snippet' } })

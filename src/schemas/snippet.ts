@@ -36,3 +36,17 @@ export const Snippet = z.object({
 export type Snippet = z.infer<typeof Snippet>;
 
 export const SnippetList = z.array(Snippet);
+
+export const MAX_PAGE = 1000;
+
+/** Optional keyset paging of the list: `?limit=N&cursor=…` (the cursor comes from the previous page's Link). */
+export const SnippetListQuery = z
+  .object({
+    limit: z.preprocess(
+      (v) => (typeof v === 'string' && /^[0-9]+$/.test(v) ? Number(v) : v),
+      z.number({ error: 'A valid integer is required.' }).int().min(1).max(MAX_PAGE, `Ensure this value is less than or equal to ${MAX_PAGE}.`),
+    ).optional(),
+    cursor: z.string().max(200).optional(),
+  })
+  .optional();
+export type SnippetListQuery = z.infer<typeof SnippetListQuery>;
