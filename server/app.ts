@@ -5,6 +5,7 @@ import { createLogger, type Logger } from '../src/log';
 import { authenticationChain } from './auth/chain';
 import { buildSchemes } from './auth/schemes';
 import { apiRoot } from './rest/api-root';
+import { healthRoutes } from './health';
 import { errorHandler, notFoundHandler } from './rest/errors';
 import { restFacade } from './rest/facade';
 import { negotiation } from './rest/negotiate';
@@ -18,6 +19,8 @@ export function createApp(config: Config, log: Logger = createLogger(config.LOG_
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
   app.use(securityHeaders);
+  // Probes answer before authentication and throttling: a load balancer sends no credentials.
+  app.use(healthRoutes());
   app.use('/static', staticAssets);
   app.use(negotiation);
   // Authentication runs first on every request, before routing errors, parsing and permissions.

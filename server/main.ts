@@ -1,11 +1,15 @@
-// Entrypoint of `npm start`: parse the configuration, migrate, serve.
+// Entrypoint of `npm start`: parse the configuration, then serve from this process or from WEB_CONCURRENCY workers.
+import cluster from 'node:cluster';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/log';
+import { runPrimary } from './cluster';
 import { serve } from './serve';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  await serve(config, createLogger(config.LOG_LEVEL));
+  const log = createLogger(config.LOG_LEVEL);
+  if (config.WEB_CONCURRENCY > 1 && cluster.isPrimary) await runPrimary(config, log);
+  else await serve(config, log);
 }
 
 main().catch((err: unknown) => {

@@ -19,6 +19,8 @@ const boolish = z
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+  /** Processes serving one port (node:cluster); 1 serves from the main process. */
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(1),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z
     .string()

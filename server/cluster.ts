@@ -1,0 +1,33 @@
+// WEB_CONCURRENCY > 1: a primary that migrates once, forks the workers, replaces crashed ones and stops them on SIGTERM.
+import cluster from 'node:cluster';
+import type { Config } from '../src/config';
+import { closeDatabase, migrate, openDatabase } from '../src/db';
+import type { Logger } from '../src/log';
+
+export async function runPrimary(config: Config, log: Logger): Promise<void> {
+  openDatabase(config);
+  const applied = await migrate();
+  if (applied.length) log.info(`applied migrations: ${applied.join(', ')}`);
+  await closeDatabase();
+
+  let stopping = false;
+  const fork = () => cluster.fork();
+  for (let i = 0; i < config.WEB_CONCURRENCY; i++) fork();
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
+    log.warn(`worker ${worker.process.pid} exited (${signal ?? code}); starting another`);
+    fork();
+  });
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`${signal}: stopping ${config.WEB_CONCURRENCY} workers`);
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+  log.info(`primary ${process.pid}: ${config.WEB_CONCURRENCY} workers on http://${config.HOST}:${config.PORT}/`);
+}

@@ -1,0 +1,70 @@
+// The service as a process: probes, graceful SIGTERM with requests in flight, several processes on one port.
+import http from 'node:http';
+import { expect } from 'chai';
+import { runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
+
+const basic = `Basic ${Buffer.from('alice:alicepass').toString('base64')}`;
+
+describe('the service process', function () {
+  this.timeout(90000);
+  let service: ServiceProcess | undefined;
+  afterEach(async () => {
+    if (service) await stopService(service);
+    service = undefined;
+  });
+
+  it('GET /healthz and /readyz answer 200 without credentials', async () => {
+    service = await startService(serviceEnv());
+    expect(await (await fetch(`${service.base}/healthz`)).json()).to.deep.equal({ status: 'ok', worker: 0 });
+    expect(await (await fetch(`${service.base}/readyz`)).json()).to.deep.equal({ status: 'ready' });
+  });
+
+  it('SIGTERM stops accepting, finishes the requests in flight, and exits 0', async () => {
+    const env = serviceEnv();
+    runCli(env, 'createuser', 'alice', '--password', 'alicepass');
+    service = await startService(env);
+    const code = 'x'.repeat(20000);
+    await Promise.all(
+      Array.from({ length: 40 }, () =>
+        fetch(`${service!.base}/snippets/`, { method: 'POST', headers: { Authorization: basic, 'Content-Type': 'application/json' }, body: JSON.stringify({ code, language: 'plaintext' }) }),
+      ),
+    );
+    // A slow reader of the list holds a request in flight across the signal, and so do concurrent creates.
+    const list = new Promise<{ status?: number; length: number }>((resolve, reject) => {
+      http.get(`${service!.base}/snippets/`, (res) => {
+        res.pause();
+        setTimeout(() => {
+          service!.child.kill('SIGTERM');
+          setTimeout(() => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve({ status: res.statusCode, length: (JSON.parse(Buffer.concat(chunks).toString()) as unknown[]).length }));
+            res.resume();
+          }, 300);
+        }, 200);
+      }).on('error', reject);
+    });
+    const creates = Array.from({ length: 10 }, (_, i) =>
+      fetch(`${service!.base}/snippets/`, { method: 'POST', headers: { Authorization: basic, 'Content-Type': 'application/json' }, body: JSON.stringify({ code: `in flight ${i}` }) }).then((r) => r.status),
+    );
+    expect(await list).to.deep.equal({ status: 200, length: 40 });
+    expect(await Promise.all(creates)).to.deep.equal(Array(10).fill(201));
+    expect(await service.exited).to.equal(0);
+    let refused = false;
+    await fetch(`${service.base}/healthz`).catch(() => (refused = true));
+    expect(refused).to.equal(true);
+  });
+
+  it('WEB_CONCURRENCY=2 serves from two processes on one port and stops them all on SIGTERM', async () => {
+    service = await startService(serviceEnv({ WEB_CONCURRENCY: '2' }));
+    const seen = new Set<string>();
+    // The primary hands new connections to the workers in turn; the second may still be starting.
+    for (const deadline = Date.now() + 20000; seen.size < 2 && Date.now() < deadline; ) {
+      const res = await fetch(`${service.base}/healthz`, { headers: { Connection: 'close' } });
+      seen.add(String(((await res.json()) as { worker: number }).worker));
+    }
+    expect(seen.size).to.equal(2);
+    service.child.kill('SIGTERM');
+    expect(await service.exited).to.equal(0);
+  });
+});

@@ -1,0 +1,58 @@
+// The service as its own process (server/main.ts under tsx), on a SQLite file, for tests of process behaviour.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  base: string;
+  env: NodeJS.ProcessEnv;
+  exited: Promise<number | null>;
+}
+
+let nextPort = 19100 + (process.pid % 500) * 4;
+
+export function serviceEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const dir = mkdtempSync(path.join(tmpdir(), 'snippets-proc-'));
+  return {
+    ...process.env,
+    DATABASE_URL: `sqlite:${path.join(dir, 'db.sqlite3')}`,
+    SECRET_KEY: 'process-test-secret-process-test-secret',
+    PASSWORD_ITERATIONS: '1000',
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
+}
+
+export function runCli(env: NodeJS.ProcessEnv, ...args: string[]): void {
+  const res = spawnSync(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'server/cli.ts'), ...args], { env, encoding: 'utf8' });
+  if (res.status !== 0) throw new Error(`cli ${args.join(' ')}: ${res.stderr}`);
+}
+
+export async function startService(env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
+  const port = nextPort++;
+  const fullEnv = { ...env, PORT: String(port) };
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'server/main.ts')], { env: fullEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30000;
+  for (;;) {
+    try {
+      if ((await fetch(`${base}/readyz`)).ok) break;
+    } catch {
+      // not yet listening
+    }
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error('the service did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, base, env: fullEnv, exited };
+}
+
+export async function stopService(s: ServiceProcess): Promise<void> {
+  if (s.child.exitCode === null) s.child.kill('SIGTERM');
+  await Promise.race([s.exited, new Promise((r) => setTimeout(r, 10000))]);
+  if (s.child.exitCode === null) s.child.kill('SIGKILL');
+}
