@@ -1,5 +1,7 @@
 // Account operations shared by every authentication scheme and the CLI.
 import { User } from '../models';
+import { select } from '../reads';
+import { credentialKey, forget, recallVerified, rememberVerified } from './credential-cache';
 import { hashPassword, UNUSABLE_HASH_FOR_TIMING, verifyPassword } from './passwords';
 
 export interface AuthUser {
@@ -7,11 +9,32 @@ export interface AuthUser {
   username: string;
 }
 
-/** The user whose password matches, or null; unknown usernames cost the same as wrong passwords. */
+interface Account extends AuthUser {
+  password: string;
+}
+
+async function accountByUsername(username: string): Promise<Account | undefined> {
+  const [row] = await select<Account>('SELECT id, username, password FROM users WHERE username = ?', [username]);
+  return row;
+}
+
+/**
+ * The user whose password matches, or null; unknown usernames cost the same as wrong passwords.
+ * A pair verified in the last minute is accepted on a keyed-hash match while the stored hash is
+ * unchanged, so a password change (in any process) ends it at once.
+ */
 export async function checkCredentials(username: string, password: string): Promise<AuthUser | null> {
-  const user = await User.findOne({ where: { username }, attributes: ['id', 'username', 'password'] });
-  const ok = await verifyPassword(password, user?.password ?? UNUSABLE_HASH_FOR_TIMING);
-  return ok && user ? { id: user.id, username: user.username } : null;
+  const key = credentialKey(username, password);
+  const account = await accountByUsername(username);
+  const remembered = recallVerified(key);
+  if (remembered && account && remembered.userId === account.id && remembered.passwordHash === account.password) {
+    return { id: account.id, username: account.username };
+  }
+  if (remembered) forget(key);
+  const ok = await verifyPassword(password, account?.password ?? UNUSABLE_HASH_FOR_TIMING);
+  if (!ok || !account) return null;
+  rememberVerified(key, { userId: account.id, passwordHash: account.password });
+  return { id: account.id, username: account.username };
 }
 
 export async function createUser(
@@ -28,7 +51,7 @@ export async function createUser(
   return { id: user.id, username: user.username };
 }
 
-/** Returns false when the user does not exist. */
+/** Returns false when the user does not exist. A new hash also invalidates every remembered Basic pair. */
 export async function setPassword(username: string, password: string, iterations?: number): Promise<boolean> {
   const [count] = await User.update({ password: await hashPassword(password, iterations) }, { where: { username } });
   return count > 0;

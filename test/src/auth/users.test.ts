@@ -1,0 +1,25 @@
+// checkCredentials: the password check, and a remembered pair ending when the password changes (speed is in the bench).
+import { expect } from 'chai';
+import { checkCredentials, createUser, setPassword } from '../../../src/auth/users';
+import { resetDatabase } from '../../support/db';
+
+describe('checkCredentials', () => {
+  beforeEach(async () => {
+    await resetDatabase();
+    await createUser('erin', 'erinpass', { iterations: 200000 });
+  });
+
+  it('accepts the right password and refuses a wrong one or an unknown user', async () => {
+    expect(await checkCredentials('erin', 'erinpass')).to.include({ username: 'erin' });
+    expect(await checkCredentials('erin', 'wrong')).to.equal(null);
+    expect(await checkCredentials('nobody', 'erinpass')).to.equal(null);
+  });
+
+  it('stops accepting a remembered old password as soon as it is changed', async () => {
+    expect(await checkCredentials('erin', 'erinpass')).to.not.equal(null);
+    expect(await checkCredentials('erin', 'erinpass')).to.not.equal(null);
+    await setPassword('erin', 'newpass', 1000);
+    expect(await checkCredentials('erin', 'erinpass')).to.equal(null);
+    expect(await checkCredentials('erin', 'newpass')).to.include({ username: 'erin' });
+  });
+});
