@@ -1,5 +1,5 @@
 // One load scenario: autocannon on loopback while the target process's RSS is sampled.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
 export interface Scenario {
@@ -21,9 +21,24 @@ export interface Result {
   peakRssMb: number;
 }
 
+/** The process and its descendants (the workers under WEB_CONCURRENCY). */
+function withDescendants(pid: number): number[] {
+  const children = readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
+    readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+  );
+  return [pid, ...children.flatMap(withDescendants)];
+}
+
+/** Resident memory of a process tree, in MB. */
 export function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  let kb = 0;
+  for (const p of withDescendants(pid)) {
+    try {
+      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // exited meanwhile
+    }
+  }
   return kb / 1024;
 }
 
