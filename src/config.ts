@@ -26,6 +26,14 @@ const EnvSchema = z.object({
     .string()
     .regex(/^(sqlite:.+|mysql:\/\/.+|mariadb:\/\/.+)$/, 'expected sqlite:<path>, sqlite::memory: or mysql://user:pass@host:port/db')
     .default(`sqlite:${path.join(DATA_DIR, 'snippets.sqlite3')}`),
+  /** Comma-separated mysql:// URLs of read replicas (MySQL/MariaDB only): SELECTs go there, writes to DATABASE_URL. */
+  DATABASE_REPLICA_URLS: z
+    .string()
+    .default('')
+    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^(mysql|mariadb):\/\/.+/, 'expected mysql://user:pass@host:port/db URLs'))),
+  /** Connections per process to MySQL/MariaDB (and to each replica). */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   AUTH_SCHEMES: z
     .string()

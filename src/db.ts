@@ -8,7 +8,19 @@ import { initModels } from './models';
 let current: Sequelize | undefined;
 
 /** Builds the Sequelize instance for DATABASE_URL and binds the models to it. */
-export function openDatabase(config: Pick<Config, 'DATABASE_URL'>): Sequelize {
+/** Connection settings of one mysql:// URL, in the shape Sequelize's replication option takes. */
+function server(url: string) {
+  const u = new URL(url);
+  return {
+    host: u.hostname,
+    port: Number(u.port || 3306),
+    username: decodeURIComponent(u.username),
+    password: decodeURIComponent(u.password),
+    database: decodeURIComponent(u.pathname.slice(1)),
+  };
+}
+
+export function openDatabase(config: Pick<Config, 'DATABASE_URL'> & Partial<Pick<Config, 'DATABASE_REPLICA_URLS' | 'DATABASE_POOL_MAX'>>): Sequelize {
   if (current) return current;
   const common: Options = {
     logging: false,
@@ -20,12 +32,15 @@ export function openDatabase(config: Pick<Config, 'DATABASE_URL'>): Sequelize {
     const storage = url.slice('sqlite:'.length) || ':memory:';
     sequelize = new Sequelize({ ...common, dialect: 'sqlite', storage, pool: { max: 1 } });
   } else {
+    const replicas = config.DATABASE_REPLICA_URLS ?? [];
     sequelize = new Sequelize(url.replace(/^mariadb:/, 'mysql:'), {
       ...common,
       dialect: 'mysql',
       dialectOptions: { charset: 'utf8mb4', supportBigNumbers: true },
       define: { ...common.define, charset: 'utf8mb4', collate: 'utf8mb4_bin' },
-      pool: { max: 10, min: 0, idle: 10000 },
+      pool: { max: config.DATABASE_POOL_MAX ?? 10, min: 0, idle: 10000 },
+      // With replicas, Sequelize sends SELECTs (outside transactions) to them in turn and writes to DATABASE_URL.
+      ...(replicas.length ? { replication: { read: replicas.map(server), write: server(url) } } : {}),
     });
   }
   initModels(sequelize);
