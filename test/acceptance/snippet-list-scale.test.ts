@@ -64,7 +64,10 @@ describe('GET /snippets/ at scale', () => {
       this.timeout(60000);
       const code = 'x'.repeat(20000);
       const base = Date.now() - 3600_000; // all before the snippets the test adds
-      await Snippet.bulkCreate(Array.from({ length: 1500 }, (_, i) => ({ code, title: `t${i}`, ownerId, created: new Date(base + i) })));
+      // In chunks: one 30 MB INSERT would exceed MariaDB's max_allowed_packet.
+      for (let chunk = 0; chunk < 1500; chunk += 250) {
+        await Snippet.bulkCreate(Array.from({ length: 250 }, (_, i) => ({ code, title: `t${chunk + i}`, ownerId, created: new Date(base + chunk + i) })));
+      }
       const total = 1500 * 20000;
       const server = http.createServer(app());
       let serverRes: http.ServerResponse | undefined;
