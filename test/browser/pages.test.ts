@@ -1,0 +1,61 @@
+// The browsable pages in real headless Chromium: they render cleanly, and user content never runs.
+import { expect } from 'chai';
+import { makeUser, resetDatabase } from '../support/db';
+import { startBrowser, watch, type Harness } from '../support/browser';
+import { api, basic } from '../support/http';
+
+const HOSTILE_TITLE = '"><script>alert("title")</script><img src=x onerror=alert(1)>';
+const HOSTILE_CODE = '</pre><script>alert("code")</script>\n<img src=x onerror="alert(2)">\n<svg onload=alert(3)>';
+
+describe('pages in Chromium', function () {
+  this.timeout(60000);
+  let h: Harness;
+  let id: number;
+  let aliceId: number;
+
+  before(async () => {
+    h = await startBrowser();
+  });
+  after(async () => h?.close());
+  beforeEach(async () => {
+    await resetDatabase();
+    aliceId = (await makeUser('alice')).id;
+    id = (await api().post('/snippets/').set('Authorization', basic('alice')).send({ title: HOSTILE_TITLE, code: HOSTILE_CODE, linenos: true }).expect(201)).body.id;
+  });
+
+  for (const [name, path] of [
+    ['the API root', () => '/'],
+    ['the snippet list', () => '/snippets/'],
+    ['a snippet', () => `/snippets/${id}/`],
+    ['its highlight view', () => `/snippets/${id}/highlight/`],
+    ['the user list', () => '/users/'],
+    ['a user', () => `/users/${aliceId}/`],
+  ] as const) {
+    it(`${name} renders without console errors, and hostile content stays text`, async () => {
+      const page = await h.browser.newPage();
+      const { problems } = watch(page);
+      const res = await page.goto(h.base + path());
+      expect(res?.status()).to.equal(200);
+      await page.waitForLoadState('load');
+      expect(problems).to.deep.equal([]);
+      expect(await page.locator('script:not([src])').count()).to.equal(0);
+      expect(await page.locator('img[src=x], svg[onload]').count()).to.equal(0);
+      await page.close();
+    });
+  }
+
+  it('the snippet page links its highlight and raw views, which show the code as text', async () => {
+    const page = await h.browser.newPage();
+    const { problems } = watch(page);
+    await page.goto(`${h.base}/snippets/${id}/`);
+    await page.click('#highlight-link');
+    await page.waitForURL(`**/snippets/${id}/highlight/`);
+    expect(await page.locator('h2').textContent()).to.equal(HOSTILE_TITLE);
+    expect(await page.locator('table.highlighttable').count()).to.equal(1);
+    await page.goBack();
+    await page.click('#raw-link');
+    expect(await page.locator('body').innerText()).to.include('<script>alert("code")</script>');
+    expect(problems).to.deep.equal([]);
+    await page.close();
+  });
+});
