@@ -1,0 +1,47 @@
+// `npm run screenshots [dir]`: PNGs of the list page, a snippet page and its highlight view, in headless Chromium.
+import { mkdirSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium } from 'playwright-core';
+import { createApp } from '../server/app';
+import { createUser } from '../src/auth/users';
+import { loadConfig } from '../src/config';
+import { closeDatabase, migrate, openDatabase } from '../src/db';
+import { closeHighlighter } from '../src/highlight';
+
+const SAMPLES = [
+  { title: 'Fibonacci', language: 'python', style: 'friendly', linenos: true, code: 'def fib(n):\n    """The n-th Fibonacci number."""\n    a, b = 0, 1\n    for _ in range(n):\n        a, b = b, a + b\n    return a\n\nprint([fib(i) for i in range(10)])\n' },
+  { title: 'Debounce', language: 'typescript', style: 'monokai', linenos: false, code: 'export function debounce<T extends unknown[]>(fn: (...args: T) => void, ms = 200) {\n  let timer: ReturnType<typeof setTimeout> | undefined;\n  return (...args: T) => {\n    clearTimeout(timer);\n    timer = setTimeout(() => fn(...args), ms);\n  };\n}\n' },
+];
+
+async function main(dir: string): Promise<void> {
+  const config = loadConfig({ ...process.env, DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'warn' });
+  openDatabase(config);
+  await migrate();
+  await createUser('alice', 'alicepass', { iterations: 1000 });
+  const server = http.createServer(createApp(config));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const auth = `Basic ${Buffer.from('alice:alicepass').toString('base64')}`;
+  for (const s of SAMPLES) {
+    await fetch(`${base}/snippets/`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json' }, body: JSON.stringify(s) });
+  }
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+  const page = await browser.newPage({ viewport: { width: 1100, height: 900 }, extraHTTPHeaders: { Authorization: auth } });
+  mkdirSync(dir, { recursive: true });
+  for (const [name, path] of [['list', '/snippets/'], ['snippet', '/snippets/1/'], ['highlight', '/snippets/1/highlight/']]) {
+    await page.goto(base + path);
+    await page.screenshot({ path: `${dir}/${name}.png`, fullPage: name === 'snippet' });
+    console.log(`${dir}/${name}.png`);
+  }
+  await browser.close();
+  server.closeAllConnections();
+  server.close();
+  await closeHighlighter();
+  await closeDatabase();
+}
+
+main(process.argv[2] ?? 'screenshots').catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
