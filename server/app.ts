@@ -9,6 +9,7 @@ import { healthRoutes } from './health';
 import { errorHandler, notFoundHandler } from './rest/errors';
 import { restFacade } from './rest/facade';
 import { negotiation } from './rest/negotiate';
+import { openapiRouter } from './openapi/routes';
 import { securityHeaders } from './security-headers';
 import { trpcEndpoint } from './trpc-endpoint';
 import { staticAssets } from './web/pages';
@@ -29,6 +30,7 @@ export function createApp(config: Config, log: Logger = createLogger(config.LOG_
   app.all('/', apiRoot);
   app.use(restFacade());
   app.use(snippetViews());
+  app.use(openapiRouter(config));
   app.use(notFoundHandler);
   app.use(errorHandler((msg, err) => log.error(msg, err)));
   return app;

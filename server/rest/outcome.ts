@@ -7,7 +7,8 @@ import { sendJson, sendJsonText, sendNoContent } from './respond';
 import type { Outcome } from './invoke';
 import { nextLink } from './stream-list';
 
-const SUCCESS_STATUS: Record<string, number> = { POST: 201, DELETE: 204 };
+/** The success status of each method (the OpenAPI document reads it too). */
+export const SUCCESS_STATUS: Record<string, number> = { POST: 201, DELETE: 204 };
 const STATUS_OF: Partial<Record<TRPCError['code'], number>> = {
   NOT_FOUND: 404,
   FORBIDDEN: 403,

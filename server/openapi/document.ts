@@ -1,0 +1,55 @@
+// The OpenAPI 3.1 document of the REST API as served: trpc-to-openapi's generated document, fixed up (DESIGN §4).
+import type { OpenAPIObject, ResponseObject } from 'openapi3-ts/oas31';
+import { generateOpenApiDocument } from 'trpc-to-openapi';
+import { appRouter } from '../../src/routers';
+import { Snippet } from '../../src/schemas/snippet';
+import { User } from '../../src/schemas/user';
+import { ERROR_SCHEMAS, errorResponseName, errorResponses } from './components';
+import { BODY_SCHEMA, generatedWriteBody, servedPaths } from './paths';
+import { firstChallenge, securitySchemes, type SecurityOptions } from './security';
+import { snippetInputSchema } from './snippet-input';
+
+/** The defaults of AUTH_SCHEMES and TOKEN_AUTH_PATH (src/config.ts), for a document built without a config. */
+export const DEFAULT_SECURITY: SecurityOptions = { AUTH_SCHEMES: ['basic', 'session', 'token', 'oauth2'], TOKEN_AUTH_PATH: 'api-token-auth/' };
+
+const DESCRIPTION = [
+  'A pastebin-style API: code snippets with a highlighted HTML rendering, and read-only user records.',
+  'Reads are open to anyone; creating needs credentials; only the owner may replace or delete a snippet.',
+  'Request bodies may be JSON, form-urlencoded or multipart/form-data. Responses are JSON; browsers asking for',
+  '`text/html` get the browsable API page instead. Errors carry `{"detail": "…"}`, validation errors a field map.',
+  'HEAD and OPTIONS are served on every path but not listed as operations: HEAD is GET without a body, and',
+  'OPTIONS returns the resource description (see each path). TypeScript clients may call the same procedures',
+  'at `/trpc` (not described here).',
+].join(' ');
+
+export function buildOpenApiDocument(options: SecurityOptions = DEFAULT_SECURITY): OpenAPIObject {
+  const generated = generateOpenApiDocument(appRouter, {
+    title: 'snippets',
+    description: DESCRIPTION,
+    // The API is unversioned (spec, "Versioning"); this is the document's own revision.
+    version: '1',
+    baseUrl: '/',
+    // Registered here so the operations reference them instead of repeating them inline.
+    defs: { Snippet, User },
+  });
+  // The generator's error.* schemas are tRPC's {message, code, issues}, which the REST facade never sends.
+  const generatedSchemas = Object.fromEntries(Object.entries(generated.components?.schemas ?? {}).filter(([name]) => !name.startsWith('error.')));
+  const responses: Record<string, ResponseObject> = {};
+  for (const [status, response] of Object.entries(errorResponses(firstChallenge(options)))) responses[errorResponseName(Number(status))] = response;
+
+  // No `servers`: paths then resolve against the origin /openapi.json was fetched from, wherever the service runs.
+  return {
+    openapi: generated.openapi,
+    info: generated.info,
+    tags: [
+      { name: 'snippets', description: 'Code snippets; the owner is whoever created it.' },
+      { name: 'users', description: 'Read-only user records with the ids of the snippets each owns.' },
+    ],
+    paths: servedPaths(generated.paths ?? {}, options),
+    components: {
+      schemas: { ...generatedSchemas, [BODY_SCHEMA]: snippetInputSchema(generatedWriteBody(generated.paths ?? {})), ...ERROR_SCHEMAS },
+      responses,
+      securitySchemes: securitySchemes(options),
+    },
+  };
+}

@@ -1,0 +1,145 @@
+// The paths as the REST facade serves them, rebuilt from the generated operations and server/rest/routes.ts.
+import type {
+  OperationObject,
+  ParameterObject,
+  PathItemObject,
+  PathsObject,
+  ReferenceObject,
+  RequestBodyObject,
+  ResponseObject,
+  ResponsesObject,
+  SchemaObject,
+} from 'openapi3-ts/oas31';
+import { allowedMethods, ROUTES, type Method, type Route } from '../rest/routes';
+import { PARSED_MEDIA_TYPES } from '../rest/body';
+import { errorResponse, errorResponseName } from './components';
+import { firstChallenge, readSecurity, writeSecurity, type SecurityOptions } from './security';
+import { SUCCESS_STATUS } from '../rest/outcome';
+
+/** The schema component each write's body is documented as (POST and PUT take the same fields). */
+export const BODY_SCHEMA = 'SnippetInput';
+
+/** The route's `<pk>` is `[0-9]+`: no sign, no exponent, no leading space; anything else is 404, not 400. */
+const ID_PARAMETER: ParameterObject = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'The primary key: one or more digits.',
+  schema: { type: 'integer', minimum: 0, pattern: '^[0-9]+$' },
+};
+
+const LINK_HEADER = {
+  Link: {
+    description: 'With `?limit=`, the next page when there is one: `<url>; rel="next"` (RFC 8288).',
+    schema: { type: 'string' as const },
+  },
+};
+
+const isReference = (x: object): x is ReferenceObject => '$ref' in x;
+
+interface Generated {
+  path: string;
+  operation: OperationObject;
+}
+
+/** The generated operation of a procedure (the adapter names it "snippets-get" for "snippets.get"). */
+function generatedOperation(paths: PathsObject, procedure: string): Generated {
+  const operationId = procedure.replace(/\./g, '-');
+  for (const [path, item] of Object.entries(paths)) {
+    for (const operation of Object.values(item as Record<string, OperationObject>)) {
+      if (operation?.operationId === operationId) return { path, operation };
+    }
+  }
+  throw new Error(`OpenAPI: the routed procedure ${procedure} has no .meta({ openapi }) operation`);
+}
+
+/** The adapter strips the trailing slash the served paths (and the procedures' meta) have. */
+function servedPath(route: Route, generatedPath: string): string {
+  const path = generatedPath.endsWith('/') ? generatedPath : `${generatedPath}/`;
+  if (!route.pattern.test(path.replace(/\{id\}/g, '1'))) throw new Error(`OpenAPI: ${path} is not served by route ${route.name}`);
+  return path;
+}
+
+/** The generated JSON schema of a write's body. */
+function generatedBodySchema(operation: OperationObject): SchemaObject | undefined {
+  const body = operation.requestBody;
+  if (!body || isReference(body)) return undefined;
+  return body.content['application/json']?.schema as SchemaObject | undefined;
+}
+
+/** The body schema every routed write shares, checked to be one shape so documenting it once under BODY_SCHEMA stays true. */
+export function generatedWriteBody(generated: PathsObject): SchemaObject {
+  const schemas = ROUTES.flatMap((route) =>
+    (['POST', 'PUT'] as const).flatMap((method) => {
+      const procedure = route.procedures[method];
+      return procedure ? [generatedBodySchema(generatedOperation(generated, procedure).operation)] : [];
+    }),
+  );
+  const [first] = schemas;
+  if (!first || schemas.some((s) => JSON.stringify(s) !== JSON.stringify(first))) {
+    throw new Error(`OpenAPI: the writes no longer share one body shape; document each under its own name`);
+  }
+  return first;
+}
+
+/** The same schema under each media type the facade parses (server/rest/body.ts). */
+function requestBody(): RequestBodyObject {
+  const schema = { $ref: `#/components/schemas/${BODY_SCHEMA}` };
+  return { required: true, content: Object.fromEntries(PARSED_MEDIA_TYPES.map((type) => [type, { schema }])) };
+}
+
+function successResponse(status: number, generated: ResponseObject | ReferenceObject | undefined, isPagedList: boolean): ResponseObject {
+  const description = generated && !isReference(generated) ? generated.description : 'Successful response';
+  // A 204 has no body and no Content-Type (server/rest/respond.ts sendNoContent).
+  if (status === 204) return { description };
+  const response: ResponseObject = { ...(generated as ResponseObject), description };
+  if (isPagedList) response.headers = LINK_HEADER;
+  return response;
+}
+
+/** The refusals that can happen to this operation, in status order. */
+function errorStatuses(path: string, method: Method, queryParameters: number, options: SecurityOptions): number[] {
+  const statuses = new Set([403, 406, 429]);
+  if (firstChallenge(options)) statuses.add(401);
+  if (method === 'POST' || method === 'PUT') [400, 413, 415].forEach((s) => statuses.add(s));
+  if (path.includes('{id}')) statuses.add(404);
+  // An invalid ?limit= is a field error; a ?cursor= that names no position is 404.
+  if (queryParameters > 0) [400, 404].forEach((s) => statuses.add(s));
+  return [...statuses].sort((a, b) => a - b);
+}
+
+function servedOperation(route: Route, method: Method, path: string, generated: OperationObject, options: SecurityOptions): OperationObject {
+  const { responses, parameters = [], requestBody: _generatedBody, security: _generatedSecurity, ...rest } = generated;
+  const query = parameters.filter((p) => !isReference(p) && p.in === 'query');
+  const success = SUCCESS_STATUS[method] ?? 200;
+  const out: ResponsesObject = {
+    [success]: successResponse(success, (responses as ResponsesObject)['200'], query.length > 0 && method === 'GET'),
+  };
+  for (const status of errorStatuses(path, method, query.length, options)) out[status] = errorResponse(status);
+  const isWrite = method !== 'GET';
+  return {
+    ...rest,
+    parameters: [...(path.includes('{id}') ? [ID_PARAMETER] : []), ...query],
+    ...(method === 'POST' || method === 'PUT' ? { requestBody: requestBody() } : {}),
+    security: isWrite && route.authenticatedOrReadOnly ? writeSecurity(options) : readSecurity(options),
+    responses: out,
+  };
+}
+
+/** Every served path and method of ROUTES, and nothing the facade does not serve. */
+export function servedPaths(generated: PathsObject, options: SecurityOptions): PathsObject {
+  const paths: PathsObject = {};
+  for (const route of ROUTES) {
+    for (const [method, procedure] of Object.entries(route.procedures) as [Method, string][]) {
+      const found = generatedOperation(generated, procedure);
+      const path = servedPath(route, found.path);
+      const item: PathItemObject = (paths[path] ??= {
+        description:
+          `Allow: ${allowedMethods(route).join(', ')}. HEAD answers as GET without a body; OPTIONS describes the resource ` +
+          `(name, renders, parses, actions). Any other method answers 405 (#/components/responses/${errorResponseName(405)}).`,
+      });
+      item[method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'] = servedOperation(route, method, path, found.operation, options);
+    }
+  }
+  return paths;
+}

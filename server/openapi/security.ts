@@ -1,0 +1,70 @@
+// The security schemes of the document, one per configured authentication scheme, in the chain's order.
+import type { SecurityRequirementObject, SecuritySchemeObject } from 'openapi3-ts/oas31';
+import type { Config } from '../../src/config';
+
+export type SecurityOptions = Pick<Config, 'AUTH_SCHEMES' | 'TOKEN_AUTH_PATH'>;
+
+/** The OAuth2 token endpoint (spec: fixed path, under the `oauth2` namespace). */
+export const OAUTH2_TOKEN_URL = '/oauth2/access_token/';
+
+/** Django's session cookie name, which the session scheme keeps (DESIGN §5). */
+export const SESSION_COOKIE = 'sessionid';
+
+function schemeObject(name: SecurityOptions['AUTH_SCHEMES'][number], options: SecurityOptions): SecuritySchemeObject {
+  switch (name) {
+    case 'basic':
+      return { type: 'http', scheme: 'basic', description: 'Username and password. Over HTTPS only; meant for testing.' };
+    case 'token':
+      // OpenAPI has no "Token" HTTP scheme: the whole header value, prefix included, is the key the client sends.
+      return {
+        type: 'apiKey',
+        in: 'header',
+        name: 'Authorization',
+        description:
+          `Send \`Authorization: Token <key>\` (the literal word \`Token\`, a space, then the key). ` +
+          `POST username and password to \`/${options.TOKEN_AUTH_PATH}\` to get the key.`,
+      };
+    case 'oauth2':
+      return {
+        type: 'oauth2',
+        description: 'OAuth 2.0 access token sent as `Authorization: Bearer <token>`; the client id and secret come from an administrator.',
+        flows: { password: { tokenUrl: OAUTH2_TOKEN_URL, refreshUrl: OAUTH2_TOKEN_URL, scopes: {} } },
+      };
+    case 'session':
+      return {
+        type: 'apiKey',
+        in: 'cookie',
+        name: SESSION_COOKIE,
+        description: 'The browser session made by the login page. Writes also need the CSRF token the login page sets.',
+      };
+    case 'oauth1':
+      // RFC 5849 registers "OAuth" as an HTTP authentication scheme; OpenAPI has no flow object for 1.0a.
+      return { type: 'http', scheme: 'OAuth', description: 'OAuth 1.0a signed requests (signature validation only; no authorization flow).' };
+  }
+}
+
+export function securitySchemes(options: SecurityOptions): Record<string, SecuritySchemeObject> {
+  return Object.fromEntries(options.AUTH_SCHEMES.map((name) => [name, schemeObject(name, options)]));
+}
+
+/** Any one configured scheme authenticates a write (the chain tries them in order). */
+export function writeSecurity(options: SecurityOptions): SecurityRequirementObject[] {
+  return options.AUTH_SCHEMES.map((name) => ({ [name]: [] }));
+}
+
+/** Reads are open to anonymous requesters (`{}`); credentials are optional, but checked when sent. */
+export function readSecurity(options: SecurityOptions): SecurityRequirementObject[] {
+  return [{}, ...writeSecurity(options)];
+}
+
+/** The WWW-Authenticate challenge of each scheme that has one (DESIGN §5); the chain's first scheme decides 401 or 403. */
+const CHALLENGES: Partial<Record<SecurityOptions['AUTH_SCHEMES'][number], string>> = {
+  basic: 'Basic realm="api"',
+  token: 'Token',
+  oauth2: 'Bearer',
+};
+
+export function firstChallenge(options: SecurityOptions): string | undefined {
+  const first = options.AUTH_SCHEMES[0];
+  return first ? CHALLENGES[first] : undefined;
+}
