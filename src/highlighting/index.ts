@@ -1,0 +1,30 @@
+// The highlighting facility: choices, and the stored document rendered in the worker pool with a deadline.
+import { buildDocument, renderPlain, type HighlightInput } from './document';
+import { HighlightPool } from './pool';
+
+export { LANGUAGE_CHOICES, STYLE_CHOICES, isLanguage, isStyle, type Choice } from './catalogue';
+export { renderPlain, type HighlightInput } from './document';
+
+let settings: { workers?: number; timeoutMs?: number } = {};
+let pool: HighlightPool | undefined;
+
+/** Called once at start-up with HIGHLIGHT_WORKERS and HIGHLIGHT_TIMEOUT_MS; defaults apply otherwise. */
+export function configureHighlighter(opts: { workers?: number; timeoutMs?: number }): void {
+  settings = opts;
+  const old = pool;
+  pool = undefined;
+  void old?.close();
+}
+
+/** The full document; past the deadline, the same document with the code escaped but not highlighted. */
+export async function renderHighlighted(input: HighlightInput): Promise<string> {
+  pool ??= new HighlightPool(settings.workers, settings.timeoutMs);
+  const html = await pool.highlight(input.code, input.language);
+  return html === null ? renderPlain(input) : buildDocument(input, html);
+}
+
+export async function closeHighlighter(): Promise<void> {
+  const old = pool;
+  pool = undefined;
+  await old?.close();
+}
