@@ -65,16 +65,10 @@ export async function runExample(baseUrl: string, auth: Auth, log: (line: string
   return { created, listed, updated, deletedId: created.id, afterDelete };
 }
 
-/**
- * "CODE: message" for a failed call. A refusal by the authentication chain (wrong credentials) comes before tRPC
- * and carries the REST body `{"detail": …}`, which the client cannot parse as a tRPC error: read the HTTP status then.
- */
+/** "CODE: message" for a failed call (the authentication chain answers /trpc in tRPC's error shape too). */
 export function describeError(err: unknown): string {
-  if (!(err instanceof TRPCClientError)) return err instanceof Error ? err.message : String(err);
-  const meta = err.meta as { response?: { status?: number }; responseJSON?: { detail?: unknown } } | undefined;
-  const code = err.data?.code ?? `HTTP ${meta?.response?.status ?? '?'}`;
-  const detail = meta?.responseJSON?.detail;
-  return `${code}: ${typeof detail === 'string' ? detail : err.message}`;
+  if (err instanceof TRPCClientError) return `${err.data?.code ?? 'ERROR'}: ${err.message}`;
+  return err instanceof Error ? err.message : String(err);
 }
 
 /** `USER:PASSWORD` for Basic, `--token KEY` for Token auth. */

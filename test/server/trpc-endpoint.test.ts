@@ -31,7 +31,10 @@ describe('/trpc', () => {
     expect(res.body.result.data).to.have.length(1);
   });
 
-  it('a wrong password stops a /trpc request too', async () => {
-    await api().get('/trpc/snippets.list').set('Authorization', basic('alice', 'nope')).expect(401);
+  it('a wrong password stops a /trpc request too, answered in tRPC\'s error shape', async () => {
+    const res = await api().get('/trpc/snippets.list').set('Authorization', basic('alice', 'nope')).expect(401);
+    expect(res.headers['www-authenticate']).to.equal('Basic realm="api"');
+    expect(res.body.error.data).to.deep.equal({ code: 'UNAUTHORIZED', httpStatus: 401 });
+    expect(res.body.error.message).to.equal('Invalid username/password.');
   });
 });
