@@ -4,6 +4,12 @@ import type { Config } from '../src/config';
 import { createLogger, type Logger } from '../src/log';
 import { authenticationChain } from './auth/chain';
 import { buildSchemes } from './auth/schemes';
+import { loginRoutes } from './auth/login';
+import { oauth2Routes } from './auth/oauth2/routes';
+import { sessionMiddleware } from './auth/session';
+import { createThrottle } from './auth/throttle';
+import { tokenIssueRoutes } from './auth/token-issue';
+import { exposeCsrfToken } from './auth/csrf';
 import { apiRoot } from './rest/api-root';
 import { healthRoutes } from './health';
 import { errorHandler, notFoundHandler } from './rest/errors';
@@ -24,8 +30,16 @@ export function createApp(config: Config, log: Logger = createLogger(config.LOG_
   app.use(healthRoutes());
   app.use('/static', staticAssets);
   app.use(negotiation);
-  // Authentication runs first on every request, before routing errors, parsing and permissions.
+  const throttle = createThrottle(config);
+  // The token endpoint authenticates OAuth clients, not users: Basic there carries a client's credentials.
+  app.use(oauth2Routes(config, throttle));
+  if (config.AUTH_SCHEMES.includes('session')) app.use(sessionMiddleware(config));
+  // Authentication runs first on every request, before routing errors, parsing, permissions and throttling.
   app.use(authenticationChain(buildSchemes(config)));
+  app.use(throttle.requests);
+  app.use(exposeCsrfToken);
+  app.use(loginRoutes(config.API_AUTH_PREFIX, throttle));
+  app.use(tokenIssueRoutes(config.TOKEN_AUTH_PATH, throttle));
   app.use('/trpc', trpcEndpoint);
   app.all('/', apiRoot);
   app.use(restFacade());

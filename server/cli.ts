@@ -7,9 +7,10 @@ import { createLogger } from '../src/log';
 import { changepassword, createuser } from './commands/users';
 import { rehighlight } from './commands/rehighlight';
 import { migrate, serve } from './commands/server';
+import { createclient, createtoken } from './commands/tokens';
 import { CommandError, type Command } from './commands/types';
 
-const COMMANDS: Command[] = [migrate, createuser, changepassword, rehighlight, serve];
+const COMMANDS: Command[] = [migrate, createuser, changepassword, createtoken, createclient, rehighlight, serve];
 
 function usage(): string {
   return ['usage: snippets <command> [options]', '', ...COMMANDS.map((c) => `  ${c.usage}`)].join('\n');

@@ -13,8 +13,11 @@ export interface Scheme {
   authenticate(req: Request, res: Response): Promise<SchemeResult>;
 }
 
-/** Credentials were present but wrong: the request stops at once. */
+/** Credentials were present but wrong: the request stops at once (401 or 403, by the first scheme). */
 export class AuthenticationFailed extends Error {}
+
+/** Authenticated, but the request may not go on (a session write without its CSRF token): always 403. */
+export class PermissionDenied extends Error {}
 
 export interface Requester {
   user: AuthUser | null;

@@ -1,6 +1,6 @@
 // Request bodies: JSON, form-urlencoded and multipart, read into one plain object for the adapter.
 import Busboy from 'busboy';
-import type { Request } from 'express';
+import express, { type Request, type Response } from 'express';
 import { HttpError } from './http-error';
 
 /** Fits 100,000 characters of code in the costliest encoding (`\uXXXX` surrogate pairs: 12 bytes each) plus the other fields. */
@@ -65,6 +65,13 @@ function parseMultipart(req: Request, raw: Buffer): Promise<Record<string, strin
     bb.on('close', () => resolve(fields));
     bb.end(raw);
   });
+}
+
+const readRawBody = express.raw({ type: () => true, limit: BODY_LIMIT });
+
+/** Reads the body into req.body as a Buffer (once: a second call finds the stream finished and keeps it). */
+export function bufferBody(req: Request, res: Response): Promise<void> {
+  return new Promise((resolve, reject) => readRawBody(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
 }
 
 /** The media type of the request, lower-cased, without parameters ('' when absent). */

@@ -1,9 +1,9 @@
 // The REST facade: exact routes, 405 with Allow, OPTIONS, HEAD, body parsing, then the procedure via the adapter.
-import express, { type Request, type RequestHandler, type Response } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { NOT_AUTHENTICATED } from '../../src/errors';
 import { mayWriteSnippet } from '../../src/permissions';
 import { denyUnauthenticated } from '../auth/chain';
-import { BODY_LIMIT, parseBody } from './body';
+import { bufferBody, parseBody } from './body';
 import { HttpError } from './http-error';
 import { notAcceptable } from './negotiate';
 import { invokeProcedure } from './invoke';
@@ -14,12 +14,6 @@ import { allowedMethods, matchRoute, type Method, type Route } from './routes';
 import { isPaged, streamSnippetList } from './stream-list';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-const readRawBody = express.raw({ type: () => true, limit: BODY_LIMIT });
-
-function bufferBody(req: Request, res: Response): Promise<void> {
-  return new Promise((resolve, reject) => readRawBody(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
-}
 
 async function writableActions(req: Request, route: Route, pk: string | undefined): Promise<('POST' | 'PUT')[]> {
   const user = req.requester.user;

@@ -9,7 +9,7 @@ export function userMenu(req: Request, res: Response): Html {
   const logout = reverseIfMounted('framework:logout');
   if (user) {
     return html`<span class="user">${user.username}</span>${
-      logout
+      logout && req.requester.scheme === 'session'
         ? html`<form class="inline" method="post" action="${logout}?next=${encodeURIComponent(req.path)}">
             <input type="hidden" name="csrfmiddlewaretoken" value="${res.locals.csrfToken as string | undefined}">
             <button type="submit" class="link" id="logout">Log out</button></form>`

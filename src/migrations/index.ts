@@ -1,6 +1,7 @@
 // The ordered list of schema migrations; append, never edit one that has shipped.
 import type { QueryInterface } from 'sequelize';
 import * as m0001 from './0001-users-and-snippets';
+import * as m0002 from './0002-auth';
 
 export interface Migration {
   name: string;
@@ -8,4 +9,7 @@ export interface Migration {
   down(qi: QueryInterface): Promise<void>;
 }
 
-export const migrations: Migration[] = [{ name: '0001-users-and-snippets', ...m0001 }];
+export const migrations: Migration[] = [
+  { name: '0001-users-and-snippets', ...m0001 },
+  { name: '0002-auth', ...m0002 },
+];

@@ -1,0 +1,32 @@
+// OAuth 2.0 Bearer authentication through passport-http-bearer; unlike the Django original, a bad token stops the request.
+import { Passport } from 'passport';
+import { Strategy as BearerStrategy } from 'passport-http-bearer';
+import type { Request, Response } from 'express';
+import { checkAccessToken } from '../../src/auth/oauth2';
+import type { AuthUser } from '../../src/auth/users';
+import { AuthenticationFailed, type Scheme } from './types';
+
+const INVALID = 'Invalid or expired token.';
+
+export function bearerScheme(): Scheme {
+  const passport = new Passport();
+  passport.use(
+    new BearerStrategy((token, done) => {
+      checkAccessToken(token).then((check) => (typeof check === 'string' ? done(null, false) : done(null, check.user, { scope: check.scope })), done);
+    }),
+  );
+  return {
+    name: 'oauth2',
+    challenge: 'Bearer realm="api"',
+    async authenticate(req: Request, res: Response) {
+      const parts = (req.headers.authorization ?? '').trim().split(/\s+/);
+      if (parts[0]?.toLowerCase() !== 'bearer') return null;
+      if (parts.length !== 2 || parts[1]!.length > 512) throw new AuthenticationFailed(INVALID);
+      const user = await new Promise<AuthUser | false>((resolve, reject) => {
+        passport.authenticate('bearer', { session: false }, (err: unknown, found: AuthUser | false) => (err ? reject(err) : resolve(found)))(req, res, reject);
+      });
+      if (!user) throw new AuthenticationFailed(INVALID);
+      return { user };
+    },
+  };
+}

@@ -1,0 +1,75 @@
+// The browsable API's login and logout pages under API_AUTH_PREFIX, named framework:login and framework:logout.
+import express, { Router, type Request, type Response } from 'express';
+import { checkCredentials } from '../../src/auth/users';
+import { html } from '../web/html';
+import { layout } from '../web/layout';
+import { registerRoute, reverse } from '../urls';
+import { CSRF_FAILED, CSRF_FIELD, csrfToken, csrfValid } from './csrf';
+import type { Throttle } from './throttle';
+
+const BAD_LOGIN = 'Please enter a correct username and password. Note that both fields may be case-sensitive.';
+
+/** Only a path on this site: `next=//evil.example` or an absolute URL must not turn login into an open redirect. */
+export function safeNext(value: unknown): string {
+  return typeof value === 'string' && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\') ? value : reverse('api-root');
+}
+
+function page(req: Request, res: Response, status: number, opts: { next: string; username?: string; error?: string }): void {
+  const content = html`<div class="login"><h1>Log in</h1>
+${opts.error ? html`<p class="error" id="login-error">${opts.error}</p>` : ''}
+<form method="post" action="${reverse('framework:login')}" id="login-form">
+<input type="hidden" name="${CSRF_FIELD}" value="${csrfToken(req)}">
+<input type="hidden" name="next" value="${opts.next}">
+<div class="field"><label for="id_username">Username</label><input id="id_username" name="username" autocomplete="username" required value="${opts.username ?? ''}"></div>
+<div class="field"><label for="id_password">Password</label><input id="id_password" name="password" type="password" autocomplete="current-password" required></div>
+<div class="actions"><button type="submit">Log in</button></div>
+</form></div>`;
+  res.status(status).set('Cache-Control', 'no-store').type('html').send(layout(req, res, 'Log in', content));
+}
+
+export function loginRoutes(prefix: string, throttle: Throttle): Router {
+  const base = `/${prefix.replace(/^\/+|\/+$/g, '')}`;
+  registerRoute('framework:login', `${base}/login/`);
+  registerRoute('framework:logout', `${base}/logout/`);
+  const router = Router({ strict: true });
+  const form = express.urlencoded({ extended: false, limit: '16kb' });
+
+  router.get(`${base}/login/`, (req, res) => page(req, res, 200, { next: safeNext(req.query.next) }));
+
+  router.post(`${base}/login/`, form, async (req, res) => {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const next = safeNext(body.next);
+    if (!csrfValid(req, body[CSRF_FIELD])) return page(req, res.status(403), 403, { next, error: CSRF_FAILED });
+    const username = typeof body.username === 'string' ? body.username : '';
+    const password = typeof body.password === 'string' ? body.password : '';
+    const wait = await throttle.credentials(req, username);
+    if (wait) return page(req, res.set('Retry-After', String(wait)), 429, { next, username, error: `Too many attempts. Try again in ${wait} seconds.` });
+    const user = username && password ? await checkCredentials(username, password) : null;
+    // One message whichever field was wrong.
+    if (!user) return page(req, res, 200, { next, username, error: BAD_LOGIN });
+    // A new session id at login: a session id planted before login is worth nothing after it.
+    req.session.regenerate((err) => {
+      if (err) return res.req.next?.(err);
+      req.session.userId = user.id;
+      csrfToken(req);
+      req.session.save((saveErr) => (saveErr ? res.req.next?.(saveErr) : res.redirect(302, next)));
+    });
+  });
+
+  const logout = (req: Request, res: Response) => {
+    const next = safeNext(req.query.next ?? (req.body as Record<string, unknown> | undefined)?.next);
+    req.session.destroy(() => {
+      res.clearCookie('sessionid', { path: '/' });
+      res.redirect(302, next);
+    });
+  };
+  router.post(`${base}/logout/`, form, (req, res) => {
+    if (req.session?.userId && !csrfValid(req, (req.body as Record<string, unknown> | undefined)?.[CSRF_FIELD])) {
+      return res.status(403).json({ detail: CSRF_FAILED });
+    }
+    logout(req, res);
+  });
+  // GET logout, for old clients (the reference's logout link); SameSite=Lax keeps other sites from triggering it with a form.
+  router.get(`${base}/logout/`, logout);
+  return router;
+}

@@ -1,0 +1,29 @@
+// POST /oauth2/access_token/ (and without the slash), named under the `oauth2` namespace.
+import express, { Router, type RequestHandler } from 'express';
+import type { Config } from '../../../src/config';
+import { registerRoute } from '../../urls';
+import type { Throttle } from '../throttle';
+import { authenticateOAuthClient } from './client-auth';
+import { tokenErrorHandler } from './errors';
+import { createOAuth2Server } from './server';
+
+export const TOKEN_PATHS = ['/oauth2/access_token/', '/oauth2/access_token'];
+
+export function oauth2Routes(config: Config, throttle: Throttle): Router {
+  registerRoute('oauth2:access_token', TOKEN_PATHS[0]!);
+  const router = Router({ strict: true });
+  const server = createOAuth2Server(config);
+  const body = [express.urlencoded({ extended: false, limit: '16kb' }), express.json({ limit: '16kb' })];
+  // The stricter password-guessing limit applies to the password grant too.
+  const throttlePasswordGrant: RequestHandler = async (req, res, next) => {
+    const { grant_type: grant, username } = (req.body ?? {}) as Record<string, unknown>;
+    const wait = grant === 'password' && typeof username === 'string' ? await throttle.credentials(req, username) : 0;
+    if (!wait) return next();
+    res.set('Retry-After', String(wait)).status(429).json({ error: 'slow_down', error_description: `Too many attempts. Try again in ${wait} seconds.` });
+  };
+  router.post(TOKEN_PATHS, ...body, authenticateOAuthClient, throttlePasswordGrant, server.token(), tokenErrorHandler);
+  router.all(TOKEN_PATHS, (req, res) => {
+    res.status(405).set('Allow', 'POST, OPTIONS').json({ detail: `Method "${req.method}" not allowed.` });
+  });
+  return router;
+}

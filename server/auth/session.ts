@@ -1,0 +1,50 @@
+// Session authentication: the login session in a database-backed cookie session; writes need the CSRF token.
+import session from 'express-session';
+import type { Request, RequestHandler, Response } from 'express';
+import type { Config } from '../../src/config';
+import { select } from '../../src/reads';
+import type { AuthUser } from '../../src/auth/users';
+import { bufferBody, mediaType, parseBody } from '../rest/body';
+import { CSRF_FAILED, CSRF_FIELD, csrfValid } from './csrf';
+import { DatabaseSessionStore } from './session-store';
+import { PermissionDenied, type Scheme } from './types';
+
+export const SESSION_COOKIE = 'sessionid';
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const FORMS = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
+
+export function sessionMiddleware(config: Config): RequestHandler {
+  return session({
+    name: SESSION_COOKIE,
+    secret: config.SECRET_KEY,
+    store: new DatabaseSessionStore(),
+    resave: false,
+    saveUninitialized: false,
+    // Secure when the request came over HTTPS (behind a proxy, with TRUST_PROXY).
+    cookie: { httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: 14 * 24 * 3600 * 1000 },
+  });
+}
+
+/** The CSRF token of a form body, read early (the facade reads the same buffered body later). */
+async function formToken(req: Request, res: Response): Promise<unknown> {
+  if (!FORMS.has(mediaType(req))) return undefined;
+  await bufferBody(req, res);
+  return (await parseBody(req))[CSRF_FIELD];
+}
+
+export function sessionScheme(): Scheme {
+  return {
+    name: 'session',
+    async authenticate(req, res) {
+      const userId = req.session?.userId;
+      if (!userId) return null;
+      const [user] = await select<AuthUser>('SELECT id, username FROM users WHERE id = ?', [userId]);
+      if (!user) return null; // the user was deleted: the session is just anonymous
+      // As DRF's SessionAuthentication.enforce_csrf: unsafe methods of a session need the token.
+      if (UNSAFE.has(req.method) && !csrfValid(req, req.headers['x-csrftoken'] ? undefined : await formToken(req, res))) {
+        throw new PermissionDenied(CSRF_FAILED);
+      }
+      return { user };
+    },
+  };
+}

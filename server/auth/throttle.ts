@@ -1,0 +1,79 @@
+// Throttling with rate-limiter-flexible: THROTTLE_ANON per address, THROTTLE_USER per user, and a stricter
+// limit on password checks (login page, token endpoints) per address and per username.
+import type { RequestHandler, Request } from 'express';
+import { RateLimiterMemory, RateLimiterMySQL, RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import sqlite3 from 'sqlite3';
+import type { Config } from '../../src/config';
+import { database } from '../../src/db';
+import { sendJson } from '../rest/respond';
+
+const SECONDS = { second: 1, minute: 60, hour: 3600, day: 86400 } as const;
+
+export interface Throttle {
+  /** THROTTLE_ANON / THROTTLE_USER on every request after authentication. */
+  requests: RequestHandler;
+  /** Counts one password check for this address and username; resolves to the seconds to wait, or 0. */
+  credentials(req: Request, username: string): Promise<number>;
+}
+
+/**
+ * The one place the store is chosen: counters live in the database (shared by every process and machine) unless
+ * the database is in memory (one process, tests); then in memory.
+ */
+function limiter(rate: string, keyPrefix: string): RateLimiterAbstract {
+  const [n, unit] = rate.split('/') as [string, keyof typeof SECONDS];
+  const opts = { points: Number(n), duration: SECONDS[unit], keyPrefix };
+  const sequelize = database();
+  const storage = (sequelize as unknown as { options: { storage?: string } }).options.storage;
+  if (sequelize.getDialect() === 'sqlite') {
+    if (!storage || storage === ':memory:') return new RateLimiterMemory(opts);
+    // A connection of its own on the same file (WAL): the counters survive restarts and are shared by the workers.
+    const db = new sqlite3.Database(storage);
+    db.configure('busyTimeout', 5000);
+    return new RateLimiterSQLite({ ...opts, storeClient: db, storeType: 'sqlite3', tableName: 'throttle_counters' });
+  }
+  return new RateLimiterMySQL({ ...opts, storeClient: sequelize, storeType: 'sequelize', dbName: sequelize.getDatabaseName(), tableName: 'throttle_counters' });
+}
+
+/** Seconds until a refused key may try again, or 0 when the point was granted. */
+async function consume(l: RateLimiterAbstract, key: string): Promise<number> {
+  try {
+    await l.consume(key);
+    return 0;
+  } catch (res) {
+    if (res instanceof RateLimiterRes) return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+    throw res;
+  }
+}
+
+export function createThrottle(config: Config): Throttle {
+  let anon: RateLimiterAbstract | undefined;
+  let user: RateLimiterAbstract | undefined;
+  let loginByAddress: RateLimiterAbstract | undefined;
+  let loginByUsername: RateLimiterAbstract | undefined;
+  // Built on first use: the database is open by then.
+  const anonLimiter = () => (config.THROTTLE_ANON ? (anon ??= limiter(config.THROTTLE_ANON, 'anon')) : undefined);
+  const userLimiter = () => (config.THROTTLE_USER ? (user ??= limiter(config.THROTTLE_USER, 'user')) : undefined);
+
+  return {
+    requests: async (req, res, next) => {
+      const authed = req.requester.user;
+      const l = authed ? userLimiter() : anonLimiter();
+      if (!l) return next();
+      try {
+        const wait = await consume(l, authed ? `u${authed.id}` : `a${req.ip}`);
+        if (!wait) return next();
+        sendJson(res, 429, { detail: `Request was throttled. Expected available in ${wait} seconds.`, wait }, { 'Retry-After': String(wait) });
+      } catch (err) {
+        next(err);
+      }
+    },
+    async credentials(req, username) {
+      if (!config.THROTTLE_LOGIN) return 0;
+      loginByAddress ??= limiter(config.THROTTLE_LOGIN, 'login_addr');
+      loginByUsername ??= limiter(config.THROTTLE_LOGIN, 'login_user');
+      const [byAddress, byUsername] = await Promise.all([consume(loginByAddress, `${req.ip}`), consume(loginByUsername, username.toLowerCase())]);
+      return Math.max(byAddress, byUsername);
+    },
+  };
+}
