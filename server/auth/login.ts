@@ -1,5 +1,6 @@
 // The browsable API's login and logout pages under API_AUTH_PREFIX, named framework:login and framework:logout.
-import express, { Router, type Request, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
+import { bufferBody, parseBody } from '../rest/body';
 import { checkCredentials } from '../../src/auth/users';
 import { html } from '../web/html';
 import { layout } from '../web/layout';
@@ -32,12 +33,16 @@ export function loginRoutes(prefix: string, throttle: Throttle): Router {
   registerRoute('framework:login', `${base}/login/`);
   registerRoute('framework:logout', `${base}/logout/`);
   const router = Router({ strict: true });
-  const form = express.urlencoded({ extended: false, limit: '16kb' });
+  // Read like every body here (the chain may have buffered it already, to check a session's CSRF token).
+  const formBody = async (req: Request, res: Response) => {
+    await bufferBody(req, res);
+    return parseBody(req);
+  };
 
   router.get(`${base}/login/`, (req, res) => page(req, res, 200, { next: safeNext(req.query.next) }));
 
-  router.post(`${base}/login/`, form, async (req, res) => {
-    const body = (req.body ?? {}) as Record<string, unknown>;
+  router.post(`${base}/login/`, async (req, res) => {
+    const body = await formBody(req, res);
     const next = safeNext(body.next);
     if (!csrfValid(req, body[CSRF_FIELD])) return page(req, res.status(403), 403, { next, error: CSRF_FAILED });
     const username = typeof body.username === 'string' ? body.username : '';
@@ -56,20 +61,16 @@ export function loginRoutes(prefix: string, throttle: Throttle): Router {
     });
   });
 
-  const logout = (req: Request, res: Response) => {
-    const next = safeNext(req.query.next ?? (req.body as Record<string, unknown> | undefined)?.next);
+  const logout = (req: Request, res: Response, body: Record<string, unknown> = {}) => {
+    const next = safeNext(req.query.next ?? body.next);
     req.session.destroy(() => {
       res.clearCookie('sessionid', { path: '/' });
       res.redirect(302, next);
     });
   };
-  router.post(`${base}/logout/`, form, (req, res) => {
-    if (req.session?.userId && !csrfValid(req, (req.body as Record<string, unknown> | undefined)?.[CSRF_FIELD])) {
-      return res.status(403).json({ detail: CSRF_FAILED });
-    }
-    logout(req, res);
-  });
+  // A session's POST got its CSRF check in the authentication chain already.
+  router.post(`${base}/logout/`, async (req, res) => logout(req, res, await formBody(req, res)));
   // GET logout, for old clients (the reference's logout link); SameSite=Lax keeps other sites from triggering it with a form.
-  router.get(`${base}/logout/`, logout);
+  router.get(`${base}/logout/`, (req, res) => logout(req, res));
   return router;
 }

@@ -7,6 +7,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     SECRET_KEY: 'test-secret-key-test-secret-key-test-secret-key',
     LOG_LEVEL: 'silent',
     HIGHLIGHT_TIMEOUT_MS: '2000',
+    // Tests log in many times a minute; the throttle tests set their own limits.
+    THROTTLE_LOGIN: '10000/minute',
     ...overrides,
   });
 }
