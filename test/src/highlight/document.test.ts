@@ -1,7 +1,7 @@
 // The stored document: structure, escaping, line alignment, every style's CSS, sorted choices.
 import { expect } from 'chai';
 import { LANGUAGE_CHOICES, STYLE_CHOICES, renderHighlighted, renderPlain } from '../../../src/highlight';
-import { themeCss } from '../../../src/highlighting/themes';
+import { themeCss } from '../../../src/highlight/themes';
 
 const input = { code: 'print("hi")\n', language: 'python', style: 'friendly', title: '', linenos: false };
 
