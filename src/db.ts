@@ -2,12 +2,12 @@
 import { Sequelize, type Options } from 'sequelize';
 import { SequelizeStorage, Umzug } from 'umzug';
 import type { Config } from './config';
+import { withMigrationLock } from './migration-lock';
 import { migrations } from './migrations';
 import { initModels } from './models';
 
 let current: Sequelize | undefined;
 
-/** Builds the Sequelize instance for DATABASE_URL and binds the models to it. */
 /** Connection settings of one mysql:// URL, in the shape Sequelize's replication option takes. */
 function server(url: string) {
   const u = new URL(url);
@@ -20,6 +20,7 @@ function server(url: string) {
   };
 }
 
+/** Builds the Sequelize instance for DATABASE_URL and binds the models to it. */
 export function openDatabase(config: Pick<Config, 'DATABASE_URL'> & Partial<Pick<Config, 'DATABASE_REPLICA_URLS' | 'DATABASE_POOL_MAX'>>): Sequelize {
   if (current) return current;
   const common: Options = {
@@ -68,7 +69,7 @@ export async function closeDatabase(): Promise<void> {
   await s.close();
 }
 
-/** Applies every pending migration; returns the names applied. */
+/** Applies every pending migration, under a lock across processes; returns the names applied. */
 export async function migrate(sequelize: Sequelize = database()): Promise<string[]> {
   if (sequelize.getDialect() === 'sqlite') {
     // WAL lets readers proceed while a write is in progress; the busy timeout makes writers wait instead of failing.
@@ -82,6 +83,7 @@ export async function migrate(sequelize: Sequelize = database()): Promise<string
     storage: new SequelizeStorage({ sequelize, tableName: 'schema_migrations' }),
     logger: undefined,
   });
-  const applied = await umzug.up();
+  // Services started together (N machines, or tests) take turns; the second finds nothing left to apply.
+  const applied = await withMigrationLock(sequelize, () => umzug.up());
   return applied.map((m) => m.name);
 }

@@ -18,21 +18,27 @@ export interface Throttle {
 
 /**
  * The one place the store is chosen: counters live in the database (shared by every process and machine) unless
- * the database is in memory (one process, tests); then in memory.
+ * the database is in memory (one process, tests); then in memory. Resolves once the store's table exists (the
+ * library creates it, asynchronously: a consume before then would fail).
  */
-function limiter(rate: string, keyPrefix: string): RateLimiterAbstract {
+function limiter(rate: string, keyPrefix: string): Promise<RateLimiterAbstract> {
   const [n, unit] = rate.split('/') as [string, keyof typeof SECONDS];
-  const opts = { points: Number(n), duration: SECONDS[unit], keyPrefix };
+  const opts = { points: Number(n), duration: SECONDS[unit], keyPrefix, tableName: 'throttle_counters' };
   const sequelize = database();
   const storage = (sequelize as unknown as { options: { storage?: string } }).options.storage;
-  if (sequelize.getDialect() === 'sqlite') {
-    if (!storage || storage === ':memory:') return new RateLimiterMemory(opts);
-    // A connection of its own on the same file (WAL): the counters survive restarts and are shared by the workers.
-    const db = new sqlite3.Database(storage);
-    db.configure('busyTimeout', 5000);
-    return new RateLimiterSQLite({ ...opts, storeClient: db, storeType: 'sqlite3', tableName: 'throttle_counters' });
-  }
-  return new RateLimiterMySQL({ ...opts, storeClient: sequelize, storeType: 'sequelize', dbName: sequelize.getDatabaseName(), tableName: 'throttle_counters' });
+  if (sequelize.getDialect() === 'sqlite' && (!storage || storage === ':memory:')) return Promise.resolve(new RateLimiterMemory(opts));
+  return new Promise((resolve, reject) => {
+    const ready = (err?: unknown) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(store));
+    let store: RateLimiterAbstract;
+    if (sequelize.getDialect() === 'sqlite') {
+      // A connection of its own on the same file (WAL): the counters survive restarts and are shared by the workers.
+      const db = new sqlite3.Database(storage!);
+      db.configure('busyTimeout', 5000);
+      store = new RateLimiterSQLite({ ...opts, storeClient: db, storeType: 'sqlite3' }, ready);
+    } else {
+      store = new RateLimiterMySQL({ ...opts, storeClient: sequelize, storeType: 'sequelize', dbName: sequelize.getDatabaseName() }, ready);
+    }
+  });
 }
 
 /** Seconds until a refused key may try again, or 0 when the point was granted. */
@@ -47,21 +53,23 @@ async function consume(l: RateLimiterAbstract, key: string): Promise<number> {
 }
 
 export function createThrottle(config: Config): Throttle {
-  let anon: RateLimiterAbstract | undefined;
-  let user: RateLimiterAbstract | undefined;
-  let loginByAddress: RateLimiterAbstract | undefined;
-  let loginByUsername: RateLimiterAbstract | undefined;
-  // Built on first use: the database is open by then.
-  const anonLimiter = () => (config.THROTTLE_ANON ? (anon ??= limiter(config.THROTTLE_ANON, 'anon')) : undefined);
-  const userLimiter = () => (config.THROTTLE_USER ? (user ??= limiter(config.THROTTLE_USER, 'user')) : undefined);
+  // Built on first use (the database is open by then); a store that failed to start is tried again next time.
+  const lazy = (rate: string, prefix: string) => {
+    let store: Promise<RateLimiterAbstract> | undefined;
+    return () => (store ??= limiter(rate, prefix).catch((err: unknown) => ((store = undefined), Promise.reject(err))));
+  };
+  const anonLimiter = config.THROTTLE_ANON ? lazy(config.THROTTLE_ANON, 'anon') : undefined;
+  const userLimiter = config.THROTTLE_USER ? lazy(config.THROTTLE_USER, 'user') : undefined;
+  const loginByAddress = config.THROTTLE_LOGIN ? lazy(config.THROTTLE_LOGIN, 'login_addr') : undefined;
+  const loginByUsername = config.THROTTLE_LOGIN ? lazy(config.THROTTLE_LOGIN, 'login_user') : undefined;
 
   return {
     requests: async (req, res, next) => {
       const authed = req.requester.user;
-      const l = authed ? userLimiter() : anonLimiter();
+      const l = authed ? userLimiter?.() : anonLimiter?.();
       if (!l) return next();
       try {
-        const wait = await consume(l, authed ? `u${authed.id}` : `a${req.ip}`);
+        const wait = await consume(await l, authed ? `u${authed.id}` : `a${req.ip}`);
         if (!wait) return next();
         sendJson(res, 429, { detail: `Request was throttled. Expected available in ${wait} seconds.`, wait }, { 'Retry-After': String(wait) });
       } catch (err) {
@@ -69,10 +77,8 @@ export function createThrottle(config: Config): Throttle {
       }
     },
     async credentials(req, username) {
-      if (!config.THROTTLE_LOGIN) return 0;
-      loginByAddress ??= limiter(config.THROTTLE_LOGIN, 'login_addr');
-      loginByUsername ??= limiter(config.THROTTLE_LOGIN, 'login_user');
-      const [byAddress, byUsername] = await Promise.all([consume(loginByAddress, `${req.ip}`), consume(loginByUsername, username.toLowerCase())]);
+      if (!loginByAddress || !loginByUsername) return 0;
+      const [byAddress, byUsername] = await Promise.all([consume(await loginByAddress(), `${req.ip}`), consume(await loginByUsername(), username.toLowerCase())]);
       return Math.max(byAddress, byUsername);
     },
   };

@@ -19,7 +19,9 @@ export function oauth2Routes(config: Config, throttle: Throttle): Router {
     const { grant_type: grant, username } = (req.body ?? {}) as Record<string, unknown>;
     const wait = grant === 'password' && typeof username === 'string' ? await throttle.credentials(req, username) : 0;
     if (!wait) return next();
-    res.set('Retry-After', String(wait)).status(429).json({ error: 'slow_down', error_description: `Too many attempts. Try again in ${wait} seconds.` });
+    // The RFC's error fields for OAuth clients, and the service's throttle fields (spec) for everyone else.
+    const detail = `Request was throttled. Expected available in ${wait} seconds.`;
+    res.set('Retry-After', String(wait)).status(429).json({ error: 'slow_down', error_description: detail, detail, wait });
   };
   router.post(TOKEN_PATHS, ...body, authenticateOAuthClient, throttlePasswordGrant, server.token(), tokenErrorHandler);
   router.all(TOKEN_PATHS, (req, res) => {

@@ -1,0 +1,88 @@
+// Throttling: THROTTLE_ANON per address, THROTTLE_USER per user, THROTTLE_LOGIN on password checks.
+import { expect } from 'chai';
+import supertest from 'supertest';
+import { createClient } from '../../src/auth/oauth2';
+import { makeUser, resetDatabase } from '../support/db';
+import { api, app, basic } from '../support/http';
+
+function expectThrottled(res: supertest.Response): void {
+  expect(res.status).to.equal(429);
+  const wait = Number(res.headers['retry-after']);
+  expect(wait).to.be.within(1, 60);
+  expect(res.body).to.deep.equal({ detail: `Request was throttled. Expected available in ${wait} seconds.`, wait });
+}
+
+describe('throttling', () => {
+  beforeEach(async () => {
+    await resetDatabase();
+    await makeUser('alice');
+    await makeUser('bob');
+  });
+
+  it('THROTTLE_ANON refuses the next anonymous request from the address with 429, Retry-After and wait', async () => {
+    const config = { THROTTLE_ANON: '3/minute', THROTTLE_USER: '100/minute' };
+    for (let i = 0; i < 3; i++) await api(config).get('/snippets/').expect(200);
+    expectThrottled(await api(config).get('/snippets/'));
+    // Authenticated requests count against the user's rate, not the address's.
+    await api(config).get('/snippets/').set('Authorization', basic('alice')).expect(200);
+  });
+
+  it('THROTTLE_USER counts per user, whatever the address', async () => {
+    const config = { THROTTLE_USER: '2/minute' };
+    await api(config).get('/users/').set('Authorization', basic('alice')).expect(200);
+    await api(config).post('/snippets/').set('Authorization', basic('alice')).send({ code: 'x' }).expect(201);
+    expectThrottled(await api(config).post('/snippets/').set('Authorization', basic('alice')).send({ code: 'y' }));
+    await api(config).get('/users/').set('Authorization', basic('bob')).expect(200);
+    expect((await api().get('/snippets/').expect(200)).body).to.have.length(1);
+  });
+
+  it('TRUST_PROXY decides whether X-Forwarded-For names the address', async () => {
+    const trusted = { THROTTLE_ANON: '1/minute', TRUST_PROXY: 'true' };
+    await api(trusted).get('/users/').set('X-Forwarded-For', '203.0.113.1').expect(200);
+    await api(trusted).get('/users/').set('X-Forwarded-For', '203.0.113.2').expect(200);
+    expectThrottled(await api(trusted).get('/users/').set('X-Forwarded-For', '203.0.113.1'));
+    const untrusted = { THROTTLE_ANON: '1/minute', TRUST_PROXY: 'false' };
+    await api(untrusted).get('/users/').set('X-Forwarded-For', '203.0.113.1').expect(200);
+    expectThrottled(await api(untrusted).get('/users/').set('X-Forwarded-For', '203.0.113.2'));
+  });
+
+  // Each test below uses its own usernames and addresses: in-memory counters outlive resetDatabase().
+  describe('THROTTLE_LOGIN against password guessing', () => {
+    const config = { THROTTLE_LOGIN: '2/minute', TRUST_PROXY: 'true' };
+
+    it('POST /api-token-auth/ is refused 429 after the limit for the username, from any address, even with the right password', async () => {
+      for (const ip of ['198.51.100.1', '198.51.100.2']) {
+        await api(config).post('/api-token-auth/').set('X-Forwarded-For', ip).send({ username: 'alice', password: 'wrong' }).expect(400);
+      }
+      expectThrottled(await api(config).post('/api-token-auth/').set('X-Forwarded-For', '198.51.100.3').send({ username: 'alice', password: 'alicepass' }));
+    });
+
+    it('POST /api-token-auth/ is refused 429 after the limit for the address, whatever the username', async () => {
+      for (const username of ['u1', 'u2']) {
+        await api(config).post('/api-token-auth/').set('X-Forwarded-For', '198.51.100.9').send({ username, password: 'x' }).expect(400);
+      }
+      expectThrottled(await api(config).post('/api-token-auth/').set('X-Forwarded-For', '198.51.100.9').send({ username: 'bob', password: 'bobpass' }));
+      await api(config).post('/api-token-auth/').set('X-Forwarded-For', '198.51.100.10').send({ username: 'bob', password: 'bobpass' }).expect(200);
+    });
+
+    it('the OAuth 2.0 password grant is limited the same way', async () => {
+      await createClient('c', 'throttle-client', 'throttle-client-secret');
+      await makeUser('carol');
+      const grant = { grant_type: 'password', username: 'carol', password: 'wrong', client_id: 'throttle-client', client_secret: 'throttle-client-secret' };
+      for (let i = 0; i < 2; i++) await api(config).post('/oauth2/access_token/').set('X-Forwarded-For', '198.51.100.20').type('form').send(grant).expect(400);
+      const res = await api(config).post('/oauth2/access_token/').set('X-Forwarded-For', '198.51.100.20').type('form').send({ ...grant, password: 'carolpass' }).expect(429);
+      const wait = Number(res.headers['retry-after']);
+      expect(res.body).to.deep.equal({ error: 'slow_down', error_description: `Request was throttled. Expected available in ${wait} seconds.`, detail: `Request was throttled. Expected available in ${wait} seconds.`, wait });
+    });
+
+    it('the login page is limited the same way', async () => {
+      await makeUser('dave');
+      const agent = supertest.agent(app(config));
+      const form = await agent.get('/api-auth/login/').expect(200);
+      const csrf = /name="csrfmiddlewaretoken" value="([^"]+)"/.exec(form.text)![1]!;
+      for (let i = 0; i < 2; i++) await agent.post('/api-auth/login/').set('X-Forwarded-For', '198.51.100.30').type('form').send({ username: 'dave', password: 'wrong', csrfmiddlewaretoken: csrf }).expect(200);
+      const res = await agent.post('/api-auth/login/').set('X-Forwarded-For', '198.51.100.30').type('form').send({ username: 'dave', password: 'davepass', csrfmiddlewaretoken: csrf }).expect(429);
+      expect(Number(res.headers['retry-after'])).to.be.within(1, 60);
+    });
+  });
+});
