@@ -64,6 +64,31 @@ describe('snippets CLI', function () {
     expect(res.stderr).to.match(/usage: snippets/);
   });
 
+  it('createtoken prints the user\'s key, the same on a second run; an unknown user exits 1', async () => {
+    const first = cli('createtoken', 'carol');
+    expect(first.code).to.equal(0);
+    expect(first.stdout.trim()).to.match(/^[0-9a-f]{40}$/);
+    expect(cli('createtoken', 'carol').stdout).to.equal(first.stdout);
+    const rows = await sql(path.join(dir, 'db.sqlite3'), 'SELECT key_digest FROM tokens');
+    expect(rows).to.have.length(1);
+    const unknown = cli('createtoken', 'nobody');
+    expect(unknown.code).to.equal(1);
+    expect(unknown.stderr.trim()).to.equal('User "nobody" does not exist.');
+  });
+
+  it('createclient prints client_id and client_secret and stores only the secret\'s digest', async () => {
+    const res = cli('createclient', 'web', '--client-id', 'web-client', '--client-secret', 'a-long-client-secret');
+    expect(res.code).to.equal(0);
+    expect(res.stdout).to.equal('client_id=web-client\nclient_secret=a-long-client-secret\n');
+    const [row] = await sql(path.join(dir, 'db.sqlite3'), "SELECT * FROM oauth_clients WHERE client_id = 'web-client'");
+    expect(JSON.stringify(row)).not.to.include('a-long-client-secret');
+    const dup = cli('createclient', 'again', '--client-id', 'web-client');
+    expect(dup.code).to.equal(1);
+    expect(dup.stderr).to.match(/already exists/);
+    const generated = cli('createclient', 'generated');
+    expect(generated.stdout).to.match(/^client_id=\S{20,}\nclient_secret=\S{30,}\n$/);
+  });
+
   it('rehighlight re-renders every stored snippet in batches, with a progress bar and a summary', async () => {
     const file = path.join(dir, 'db.sqlite3');
     await sql(file, "INSERT INTO snippets (created, title, code, linenos, language, style, highlighted, owner_id) SELECT '2026-01-01', 't', 'x = 1', 0, 'python', 'friendly', 'stale', id FROM users LIMIT 1");
