@@ -18,7 +18,7 @@ import { negotiation } from './rest/negotiate';
 import { openapiRouter } from './openapi/routes';
 import { securityHeaders } from './security-headers';
 import { trpcEndpoint } from './trpc-endpoint';
-import { staticAssets } from './web/pages';
+import { favicon, staticAssets } from './web/pages';
 import { snippetViews } from './web/snippet-views';
 
 export function createApp(config: Config, log: Logger = createLogger(config.LOG_LEVEL)): Express {
@@ -29,6 +29,7 @@ export function createApp(config: Config, log: Logger = createLogger(config.LOG_
   // Probes answer before authentication and throttling: a load balancer sends no credentials.
   app.use(healthRoutes());
   app.use('/static', staticAssets);
+  app.get('/favicon.ico', favicon);
   app.use(negotiation);
   const throttle = createThrottle(config);
   // The token endpoint authenticates OAuth clients, not users: Basic there carries a client's credentials.

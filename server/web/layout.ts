@@ -27,6 +27,7 @@ export function layout(req: Request, res: Response, title: string, content: Html
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="NONE,NOARCHIVE">
 <title>${title} – Snippets API</title>
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/static/api.css">
 <script src="/static/api.js" defer></script>
 </head>

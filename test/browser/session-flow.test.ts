@@ -1,0 +1,89 @@
+// A person in Chromium: log in, create through the form, find it in the list, highlight view, edit, delete, log out.
+import { expect } from 'chai';
+import { makeUser, resetDatabase } from '../support/db';
+import { startBrowser, watch, type Harness } from '../support/browser';
+import { api } from '../support/http';
+
+const HOSTILE_TITLE = '<script>alert("t")</script><img src=x onerror=alert(1)>';
+const HOSTILE_CODE = 'print("<script>alert(2)</script>")\n<img src=x onerror="alert(3)">';
+
+describe('the browsable API session flow in Chromium', function () {
+  this.timeout(90000);
+  let h: Harness;
+
+  before(async () => {
+    h = await startBrowser();
+  });
+  after(async () => h?.close());
+  beforeEach(async () => {
+    await resetDatabase();
+    await makeUser('alice');
+  });
+
+  it('logs in, creates, lists, highlights, edits, deletes and logs out, with hostile content never running', async () => {
+    const page = await h.browser.newPage();
+    const { problems } = watch(page);
+
+    await page.goto(`${h.base}/snippets/`);
+    expect(await page.locator('#create-form').count(), 'no create form for an anonymous visitor').to.equal(0);
+    await page.click('#login');
+    await page.fill('#id_username', 'alice');
+    await page.fill('#id_password', 'alicepass');
+    await Promise.all([page.waitForURL(`${h.base}/snippets/`), page.click('#login-form button[type=submit]')]);
+    expect(await page.locator('.navbar .user').textContent()).to.equal('alice');
+
+    // Create through the form, choosing the language with the searchable select.
+    await page.fill('#create-form-title', HOSTILE_TITLE);
+    await page.fill('#create-form-code', HOSTILE_CODE);
+    await page.check('#create-form input[type=checkbox][name=linenos]');
+    await page.fill('#create-form .choice-filter[data-for=language]', 'python');
+    await page.selectOption('#create-form select[name=language]', 'python');
+    await Promise.all([page.waitForLoadState('load'), page.click('#create-form button[type=submit]')]);
+    expect(await page.locator('.response .headers').textContent()).to.include('HTTP 201 Created');
+    const [created] = (await api().get('/snippets/').expect(200)).body as { id: number; title: string; code: string; owner: string; linenos: boolean }[];
+    // A browser submits a textarea's line breaks as CRLF (HTML's form encoding); the code is stored exactly as sent.
+    expect(created).to.include({ title: HOSTILE_TITLE, code: HOSTILE_CODE.replace(/\n/g, '\r\n'), owner: 'alice', linenos: true });
+
+    // The list shows it, with a link to it.
+    await page.goto(`${h.base}/snippets/`);
+    expect(await page.locator(`.response a[href$="/snippets/${created!.id}/"]`).count()).to.be.above(0);
+    await Promise.all([page.waitForURL(`**/snippets/${created!.id}/`), page.locator(`.response a[href$="/snippets/${created!.id}/"]`).first().click()]);
+
+    // Its highlight view shows the title and the code as text.
+    await Promise.all([page.waitForURL(`**/snippets/${created!.id}/highlight/`), page.click('#highlight-link')]);
+    expect(await page.locator('h2').textContent()).to.equal(HOSTILE_TITLE);
+    expect(await page.locator('td.code').innerText()).to.include('<script>alert(2)</script>');
+    await page.goBack();
+
+    // Edit (PUT sent by the page's script with the CSRF token), then delete.
+    await page.fill('#edit-form-code', 'print("edited")');
+    await Promise.all([page.waitForEvent('load'), page.click('#edit-form button[type=submit]')]);
+    expect((await api().get(`/snippets/${created!.id}/`).expect(200)).body.code).to.equal('print("edited")');
+    await Promise.all([page.waitForURL(`${h.base}/snippets/`), page.click('#delete-form button[type=submit]')]);
+    await api().get(`/snippets/${created!.id}/`).expect(404);
+
+    // Log out: the menu offers "Log in" again, and the create form is gone.
+    await Promise.all([page.waitForLoadState('load'), page.click('#logout')]);
+    await page.goto(`${h.base}/snippets/`);
+    expect(await page.locator('#login').count()).to.equal(1);
+    expect(await page.locator('#create-form').count()).to.equal(0);
+
+    expect(problems).to.deep.equal([]);
+    await page.close();
+  });
+
+  it('a create form whose CSRF token was removed is refused 403 "CSRF Failed" and stores nothing', async () => {
+    const page = await h.browser.newPage();
+    await page.goto(`${h.base}/api-auth/login/?next=/snippets/`);
+    await page.fill('#id_username', 'alice');
+    await page.fill('#id_password', 'alicepass');
+    await Promise.all([page.waitForURL(`${h.base}/snippets/`), page.click('#login-form button[type=submit]')]);
+    await page.fill('#create-form-code', 'no token');
+    await page.evaluate(() => document.querySelector('#create-form input[name=csrfmiddlewaretoken]')!.remove());
+    await Promise.all([page.waitForLoadState('load'), page.click('#create-form button[type=submit]')]);
+    expect(await page.locator('.response .headers').textContent()).to.include('HTTP 403');
+    expect(await page.locator('.response').textContent()).to.include('CSRF Failed');
+    expect((await api().get('/snippets/').expect(200)).body).to.deep.equal([]);
+    await page.close();
+  });
+});
