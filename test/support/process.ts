@@ -11,6 +11,8 @@ export interface ServiceProcess {
   base: string;
   env: NodeJS.ProcessEnv;
   exited: Promise<number | null>;
+  /** Everything the process wrote, when started with `capture`. */
+  output: () => string;
 }
 
 let nextPort = 19100 + (process.pid % 500) * 4;
@@ -32,10 +34,14 @@ export function runCli(env: NodeJS.ProcessEnv, ...args: string[]): void {
   if (res.status !== 0) throw new Error(`cli ${args.join(' ')}: ${res.stderr}`);
 }
 
-export async function startService(env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
+export async function startService(env: NodeJS.ProcessEnv, opts: { capture?: boolean } = {}): Promise<ServiceProcess> {
   const port = nextPort++;
   const fullEnv = { ...env, PORT: String(port) };
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'server/main.ts')], { env: fullEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+  const stdio = opts.capture ? (['ignore', 'pipe', 'pipe'] as const) : (['ignore', 'ignore', 'inherit'] as const);
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'server/main.ts')], { env: fullEnv, stdio: [...stdio] });
+  const chunks: Buffer[] = [];
+  child.stdout?.on('data', (c: Buffer) => chunks.push(c));
+  child.stderr?.on('data', (c: Buffer) => chunks.push(c));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30000;
@@ -45,10 +51,13 @@ export async function startService(env: NodeJS.ProcessEnv): Promise<ServiceProce
     } catch {
       // not yet listening
     }
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error('the service did not start');
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the service did not start${chunks.length ? `: ${Buffer.concat(chunks).toString()}` : ''}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { child, base, env: fullEnv, exited };
+  return { child, base, env: fullEnv, exited, output: () => Buffer.concat(chunks).toString('utf8') };
 }
 
 export async function stopService(s: ServiceProcess): Promise<void> {
