@@ -48,17 +48,22 @@ describe('OAuth 2.0', () => {
       expect(stored).not.to.include(refresh);
     });
 
-    it('answers invalid_client 401 for a wrong or missing client secret', async () => {
+    it('answers invalid_client 401 for a wrong or missing client secret in the body, as the reference does', async () => {
       for (const res of [
         await passwordGrant({ client_secret: 'wrong' }),
         await passwordGrant({ client_id: 'nobody' }),
         await api().post('/oauth2/access_token/').type('form').send({ grant_type: 'password', username: 'alice', password: 'alicepass' }),
-        await api().post('/oauth2/access_token/').set('Authorization', basicClient(CLIENT.client_id, 'nope')).type('form').send({ grant_type: 'password' }),
       ]) {
         expect(res.status).to.equal(401);
-        expect(res.body.error).to.equal('invalid_client');
-        expect(res.headers['www-authenticate']).to.match(/^Basic/);
+        expect(res.body).to.deep.equal({ error: 'invalid_client' });
+        expect(res.headers['www-authenticate']).to.equal('Bearer error="invalid_client"');
       }
+    });
+
+    it('answers invalid_client 401 challenging Basic when the client sent wrong Basic credentials', async () => {
+      const res = await api().post('/oauth2/access_token/').set('Authorization', basicClient(CLIENT.client_id, 'nope')).type('form').send({ grant_type: 'password' }).expect(401);
+      expect(res.body).to.deep.equal({ error: 'invalid_client' });
+      expect(res.headers['www-authenticate']).to.equal('Basic realm="oauth2"');
     });
 
     it('answers invalid_grant 400 for wrong user credentials', async () => {

@@ -23,7 +23,7 @@ export const authenticateOAuthClient: RequestHandler = async (req, res, next) =>
       credentials = undefined; // malformed %-escapes: no credentials
     }
     const client = credentials && (await authenticateClient(credentials[0], credentials[1]));
-    if (!client) return tokenError(res, 'invalid_client', 'Client authentication failed.');
+    if (!client) return tokenError(res, 'invalid_client'); // the reference's exact body: {"error": "invalid_client"}
     req.user = client;
     next();
   } catch (err) {

@@ -3,10 +3,14 @@ import type { ErrorRequestHandler, Response } from 'express';
 
 const STATUS: Record<string, number> = { invalid_client: 401 };
 
+/**
+ * A 401 names the scheme the client used (RFC 6749 5.2: Basic when it sent Basic credentials); a client that sent
+ * its credentials in the body gets the reference's `Bearer error="invalid_client"`.
+ */
 export function tokenError(res: Response, error: string, description?: string): void {
   const status = STATUS[error] ?? 400;
   res.status(status).set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
-  if (status === 401) res.set('WWW-Authenticate', 'Basic realm="oauth2"');
+  if (status === 401) res.set('WWW-Authenticate', /^\s*basic\b/i.test(res.req.headers.authorization ?? '') ? 'Basic realm="oauth2"' : `Bearer error="${error}"`);
   res.json(description ? { error, error_description: description } : { error });
 }
 
