@@ -6,11 +6,12 @@ import { closeHighlighter } from '../src/highlight';
 import { createLogger } from '../src/log';
 import { changepassword, createuser } from './commands/users';
 import { rehighlight } from './commands/rehighlight';
+import { createconsumer, createoauth1token } from './commands/oauth1';
 import { migrate, serve } from './commands/server';
 import { createclient, createtoken } from './commands/tokens';
 import { CommandError, type Command } from './commands/types';
 
-const COMMANDS: Command[] = [migrate, createuser, changepassword, createtoken, createclient, rehighlight, serve];
+const COMMANDS: Command[] = [migrate, createuser, changepassword, createtoken, createclient, createconsumer, createoauth1token, rehighlight, serve];
 
 function usage(): string {
   return ['usage: snippets <command> [options]', '', ...COMMANDS.map((c) => `  ${c.usage}`)].join('\n');

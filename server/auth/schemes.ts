@@ -2,6 +2,7 @@
 import type { Config } from '../../src/config';
 import { basicScheme } from './basic';
 import { bearerScheme } from './bearer';
+import { oauth1Scheme } from './oauth1';
 import { sessionScheme } from './session';
 import { tokenScheme } from './token';
 import type { Scheme } from './types';
@@ -13,6 +14,7 @@ const FACTORIES: Partial<Record<Config['AUTH_SCHEMES'][number], SchemeFactory>> 
   session: () => sessionScheme(),
   token: () => tokenScheme(),
   oauth2: () => bearerScheme(),
+  oauth1: () => oauth1Scheme(),
 };
 
 export function buildSchemes(config: Config): Scheme[] {
