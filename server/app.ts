@@ -36,7 +36,7 @@ export function createApp(config: Config, log: Logger = createLogger(config.LOG_
   app.use(oauth2Routes(config, throttle));
   if (config.AUTH_SCHEMES.includes('session')) app.use(sessionMiddleware(config));
   // Authentication runs first on every request, before routing errors, parsing, permissions and throttling.
-  app.use(authenticationChain(buildSchemes(config)));
+  app.use(authenticationChain(buildSchemes(config, throttle)));
   app.use(throttle.requests);
   app.use(exposeCsrfToken);
   app.use(loginRoutes(config.API_AUTH_PREFIX, throttle));

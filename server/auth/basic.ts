@@ -2,8 +2,9 @@
 import { Passport } from 'passport';
 import { BasicStrategy } from 'passport-http';
 import type { Request, Response } from 'express';
-import { checkCredentials, type AuthUser } from '../../src/auth/users';
-import { AuthenticationFailed, type Scheme } from './types';
+import { checkCredentials, recentlyVerified, type AuthUser } from '../../src/auth/users';
+import type { Throttle } from './throttle';
+import { AuthenticationFailed, Throttled, type Scheme } from './types';
 
 export const BASIC_CHALLENGE = 'Basic realm="api"';
 const INVALID = 'Invalid username/password.';
@@ -20,7 +21,10 @@ function decodeCredentials(header: string): { username: string; password: string
   return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
-export function basicScheme(check: (username: string, password: string) => Promise<AuthUser | null> = checkCredentials): Scheme {
+/** Against password guessing: refuse while an address or username has too many recent failures; count failures. */
+export type GuessingGuard = Pick<Throttle, 'failuresWait' | 'failed'>;
+
+export function basicScheme(guard?: GuessingGuard, check: (username: string, password: string) => Promise<AuthUser | null> = checkCredentials): Scheme {
   const passport = new Passport();
   passport.use(
     new BasicStrategy({ realm: 'api', passReqToCallback: true }, (req, _username, _password, done) => {
@@ -36,13 +40,19 @@ export function basicScheme(check: (username: string, password: string) => Promi
     async authenticate(req: Request, res: Response) {
       const header = req.headers.authorization;
       if (!header || header.trim().split(/\s+/)[0]?.toLowerCase() !== 'basic') return null;
-      decodeCredentials(header); // malformed headers fail here with DRF's message
+      const { username, password } = decodeCredentials(header); // malformed headers fail here with DRF's message
+      // A pair verified moments ago is no guess: it skips the guard's lookup (the hot path of Basic clients).
+      const wait = guard && !recentlyVerified(username, password) ? await guard.failuresWait(req, username) : 0;
+      if (wait) throw new Throttled(wait);
       const user = await new Promise<AuthUser | false>((resolve, reject) => {
         passport.authenticate('basic', { session: false }, (err: unknown, found: AuthUser | false) =>
           err ? reject(err) : resolve(found),
         )(req, res, reject);
       });
-      if (!user) throw new AuthenticationFailed(INVALID);
+      if (!user) {
+        await guard?.failed(req, username);
+        throw new AuthenticationFailed(INVALID);
+      }
       return { user };
     },
   };

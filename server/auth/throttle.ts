@@ -14,6 +14,10 @@ export interface Throttle {
   requests: RequestHandler;
   /** Counts one password check for this address and username; resolves to the seconds to wait, or 0. */
   credentials(req: Request, username: string): Promise<number>;
+  /** Basic auth: the seconds this address or username must wait after too many failures, or 0 (counts nothing). */
+  failuresWait(req: Request, username: string): Promise<number>;
+  /** Basic auth: counts one failed password check for this address and username. */
+  failed(req: Request, username: string): Promise<void>;
 }
 
 /**
@@ -52,6 +56,12 @@ async function consume(l: RateLimiterAbstract, key: string): Promise<number> {
   }
 }
 
+/** Seconds until a key that used up its points may try again, or 0; consumes nothing. */
+async function blocked(l: RateLimiterAbstract, key: string): Promise<number> {
+  const res = await l.get(key);
+  return res && res.consumedPoints >= l.points ? Math.max(1, Math.ceil(res.msBeforeNext / 1000)) : 0;
+}
+
 export function createThrottle(config: Config): Throttle {
   // Built on first use (the database is open by then); a store that failed to start is tried again next time.
   const lazy = (rate: string, prefix: string) => {
@@ -62,6 +72,9 @@ export function createThrottle(config: Config): Throttle {
   const userLimiter = config.THROTTLE_USER ? lazy(config.THROTTLE_USER, 'user') : undefined;
   const loginByAddress = config.THROTTLE_LOGIN ? lazy(config.THROTTLE_LOGIN, 'login_addr') : undefined;
   const loginByUsername = config.THROTTLE_LOGIN ? lazy(config.THROTTLE_LOGIN, 'login_user') : undefined;
+  // Basic sends the password on every request, so only its failures count (at THROTTLE_LOGIN's rate).
+  const basicByAddress = config.THROTTLE_LOGIN ? lazy(config.THROTTLE_LOGIN, 'basic_addr') : undefined;
+  const basicByUsername = config.THROTTLE_LOGIN ? lazy(config.THROTTLE_LOGIN, 'basic_user') : undefined;
 
   return {
     requests: async (req, res, next) => {
@@ -80,6 +93,15 @@ export function createThrottle(config: Config): Throttle {
       if (!loginByAddress || !loginByUsername) return 0;
       const [byAddress, byUsername] = await Promise.all([consume(await loginByAddress(), `${req.ip}`), consume(await loginByUsername(), username.toLowerCase())]);
       return Math.max(byAddress, byUsername);
+    },
+    async failuresWait(req, username) {
+      if (!basicByAddress || !basicByUsername) return 0;
+      const [byAddress, byUsername] = await Promise.all([blocked(await basicByAddress(), `${req.ip}`), blocked(await basicByUsername(), username.toLowerCase())]);
+      return Math.max(byAddress, byUsername);
+    },
+    async failed(req, username) {
+      if (!basicByAddress || !basicByUsername) return;
+      await Promise.all([consume(await basicByAddress(), `${req.ip}`), consume(await basicByUsername(), username.toLowerCase())]);
     },
   };
 }

@@ -19,6 +19,13 @@ export class AuthenticationFailed extends Error {}
 /** Authenticated, but the request may not go on (a session write without its CSRF token): always 403. */
 export class PermissionDenied extends Error {}
 
+/** Too many failed password checks for this address or username: 429 with Retry-After, before any check. */
+export class Throttled extends Error {
+  constructor(readonly wait: number) {
+    super(`Request was throttled. Expected available in ${wait} seconds.`);
+  }
+}
+
 export interface Requester {
   user: AuthUser | null;
   auth: unknown;

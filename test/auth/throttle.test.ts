@@ -75,6 +75,29 @@ describe('throttling', () => {
       expect(res.body).to.deep.equal({ error: 'slow_down', error_description: `Request was throttled. Expected available in ${wait} seconds.`, detail: `Request was throttled. Expected available in ${wait} seconds.`, wait });
     });
 
+    it('failed Basic checks count: past the limit even the right password is refused 429, before any check', async () => {
+      await makeUser('erin');
+      const erin = { Authorization: basic('erin', 'erinpass') };
+      await api(config).post('/snippets/').set('X-Forwarded-For', '198.51.100.40').set(erin).send({ code: 'ok' }).expect(201);
+      for (const ip of ['198.51.100.41', '198.51.100.42']) {
+        await api(config).get('/snippets/').set('X-Forwarded-For', ip).set('Authorization', basic('erin', 'guess')).expect(401);
+      }
+      const refused = await api(config).get('/snippets/').set('X-Forwarded-For', '198.51.100.43').set('Authorization', basic('erin', 'guess3'));
+      expectThrottled(refused);
+      await makeUser('gina');
+      for (const ip of ['198.51.100.44', '198.51.100.45']) {
+        await api(config).get('/snippets/').set('X-Forwarded-For', ip).set('Authorization', basic('gina', 'guess')).expect(401);
+      }
+      expectThrottled(await api(config).post('/snippets/').set('X-Forwarded-For', '198.51.100.46').set('Authorization', basic('gina', 'ginapass')).send({ code: 'x' }));
+      // A pair verified moments ago is no guess: the owner's client keeps working.
+      await api(config).post('/snippets/').set('X-Forwarded-For', '198.51.100.40').set(erin).send({ code: 'still ok' }).expect(201);
+    });
+
+    it('successful Basic requests do not count', async () => {
+      await makeUser('frank');
+      for (let i = 0; i < 5; i++) await api(config).get('/users/').set('X-Forwarded-For', '198.51.100.50').set('Authorization', basic('frank', 'frankpass')).expect(200);
+    });
+
     it('the login page is limited the same way', async () => {
       await makeUser('dave');
       const agent = supertest.agent(app(config));
