@@ -1,8 +1,9 @@
 // The highlighting facility: choices, and the stored document rendered in the worker pool with a deadline.
+import { resolveLanguage } from './catalogue';
 import { buildDocument, renderPlain, type HighlightInput } from './document';
 import { HighlightPool } from './pool';
 
-export { LANGUAGE_CHOICES, STYLE_CHOICES, isLanguage, isStyle, type Choice } from './catalogue';
+export { LANGUAGE_CHOICES, STYLE_CHOICES, isLanguage, isStyle, resolveLanguage, type Choice } from './catalogue';
 export { renderPlain, type HighlightInput } from './document';
 
 let settings: { workers?: number; timeoutMs?: number } = {};
@@ -19,7 +20,7 @@ export function configureHighlighter(opts: { workers?: number; timeoutMs?: numbe
 /** The full document; past the deadline, the same document with the code escaped but not highlighted. */
 export async function renderHighlighted(input: HighlightInput): Promise<string> {
   pool ??= new HighlightPool(settings.workers, settings.timeoutMs);
-  const html = await pool.highlight(input.code, input.language);
+  const html = await pool.highlight(input.code, resolveLanguage(input.language));
   return html === null ? renderPlain(input) : buildDocument(input, html);
 }
 

@@ -1,32 +1,9 @@
-// Style sheets: every theme highlight.js ships (base16 ones as `base16/<name>`) and `friendly`, Pygments' default palette on highlight.js classes.
+// Style sheets: every theme highlight.js ships (base16 ones as `base16/<name>`) and every Pygments style it lacks, on highlight.js classes.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { PYGMENTS_PALETTES, paletteCss } from './pygments-themes';
 
 const STYLES_DIR = path.join(path.dirname(require.resolve('highlight.js/package.json')), 'styles');
-
-/** Pygments' `friendly` palette (background, comment, keyword, string, number…) mapped onto highlight.js classes. */
-const FRIENDLY = `.hljs { background: #f0f0f0; color: #000000; }
-.hljs-comment, .hljs-quote { color: #60a0b0; font-style: italic; }
-.hljs-keyword, .hljs-selector-tag, .hljs-literal { color: #007020; font-weight: bold; }
-.hljs-built_in, .hljs-meta { color: #007020; }
-.hljs-string, .hljs-doctag, .hljs-attr, .hljs-attribute { color: #4070a0; }
-.hljs-number { color: #40a070; }
-.hljs-operator { color: #666666; }
-.hljs-title, .hljs-title.function_ { color: #06287e; }
-.hljs-title.class_ { color: #0e84b5; font-weight: bold; }
-.hljs-type { color: #902000; }
-.hljs-variable, .hljs-template-variable { color: #bb60d5; }
-.hljs-name, .hljs-selector-id, .hljs-selector-class { color: #062873; font-weight: bold; }
-.hljs-regexp { color: #235388; }
-.hljs-symbol, .hljs-bullet { color: #517918; }
-.hljs-subst { color: #70a0d0; font-style: italic; }
-.hljs-section { color: #000080; font-weight: bold; }
-.hljs-deletion { color: #a00000; }
-.hljs-addition { color: #00a000; }
-.hljs-emphasis { font-style: italic; }
-.hljs-strong { font-weight: bold; }
-.hljs-link { text-decoration: underline; }
-`;
 
 function themeFiles(): Map<string, string> {
   const files = new Map<string, string>();
@@ -40,17 +17,22 @@ function themeFiles(): Map<string, string> {
 }
 
 const FILES = themeFiles();
-export const THEME_NAMES: readonly string[] = [...FILES.keys(), 'friendly'];
+/** Pygments styles highlight.js has no theme of the same name for (`default`, `monokai`, `vs`… stay highlight.js'). */
+const PYGMENTS_ONLY = Object.keys(PYGMENTS_PALETTES).filter((name) => !FILES.has(name));
+export const THEME_NAMES: readonly string[] = [...FILES.keys(), ...PYGMENTS_ONLY];
 
-const cache = new Map<string, string>([['friendly', FRIENDLY]]);
+/** Pygments' `friendly`: the default style, and the CSS of a name that is no style. */
+const FALLBACK = paletteCss(PYGMENTS_PALETTES.friendly!);
+const cache = new Map<string, string>();
 
-/** The CSS of a style, read once and kept. */
+/** The CSS of a style, read or generated once and kept. */
 export function themeCss(style: string): string {
   let css = cache.get(style);
   if (css === undefined) {
     const file = FILES.get(style);
-    css = file ? readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').trim() + '\n' : FRIENDLY;
-    cache.set(style, css);
+    const palette = Object.hasOwn(PYGMENTS_PALETTES, style) ? PYGMENTS_PALETTES[style] : undefined;
+    css = file ? readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').trim() + '\n' : palette ? paletteCss(palette) : FALLBACK;
+    if (file || palette) cache.set(style, css); // unknown names are not kept: the cache stays bounded by the choices
   }
   return css;
 }
