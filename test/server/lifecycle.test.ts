@@ -58,6 +58,29 @@ describe('the service process', function () {
     expect(refused).to.equal(true);
   });
 
+  it('SIGTERM right after a client hung up mid-save lets the save finish before closing the database', async () => {
+    const env = serviceEnv({ HIGHLIGHT_TIMEOUT_MS: '1500', LOG_LEVEL: 'error' });
+    runCli(env, 'createuser', 'alice', '--password', 'alicepass');
+    service = await startService(env, { capture: true });
+    // Seconds of work in highlight.js' Java grammar: the save waits for the deadline (1.5 s) in the pool.
+    const slow = JSON.stringify({ code: `int ${'a'.repeat(99996)}`, language: 'java' });
+    const abort = new AbortController();
+    const hungUp = fetch(`${service.base}/snippets/`, { method: 'POST', signal: abort.signal, headers: { Authorization: basic, 'Content-Type': 'application/json' }, body: slow }).catch(() => 'aborted');
+    await new Promise((r) => setTimeout(r, 300));
+    abort.abort();
+    expect(await hungUp).to.equal('aborted');
+    service.child.kill('SIGTERM');
+    expect(await service.exited).to.equal(0);
+    expect(service.output()).not.to.match(/error/i);
+    const again = await startService(service.env);
+    try {
+      const list = (await (await fetch(`${again.base}/snippets/`)).json()) as { code: string }[];
+      expect(list.map((s) => s.code.length)).to.deep.equal([100000]);
+    } finally {
+      await stopService(again);
+    }
+  });
+
   it('WEB_CONCURRENCY=2 serves from two processes on one port and stops them all on SIGTERM', async () => {
     service = await startService(serviceEnv({ WEB_CONCURRENCY: '2' }));
     const seen = new Set<string>();
