@@ -3,8 +3,10 @@ import type { Server } from 'node:http';
 import type { Config } from '../src/config';
 import { closeDatabase, migrate, openDatabase } from '../src/db';
 import { closeHighlighter, configureHighlighter } from '../src/highlight';
+import { settled } from '../src/inflight';
 import type { Logger } from '../src/log';
 import { createApp } from './app';
+import { closeRedis } from './redis';
 
 export async function serve(config: Config, log: Logger): Promise<Server> {
   openDatabase(config);
@@ -26,7 +28,9 @@ export async function serve(config: Config, log: Logger): Promise<Server> {
     log.info(`${signal}: finishing requests in flight`);
     // close() stops accepting and waits for open requests; idle keep-alive sockets are closed at once.
     server.close(async () => {
-      await Promise.allSettled([closeDatabase(), closeHighlighter()]);
+      // A request whose client hung up no longer holds a connection, but its procedure may still be saving.
+      await settled(30_000);
+      await Promise.allSettled([closeDatabase(), closeHighlighter(), closeRedis()]);
       process.exit(0);
     });
     server.closeIdleConnections();

@@ -34,6 +34,11 @@ const EnvSchema = z.object({
     .pipe(z.array(z.string().regex(/^(mysql|mariadb):\/\/.+/, 'expected mysql://user:pass@host:port/db URLs'))),
   /** Connections per process to MySQL/MariaDB (and to each replica). */
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
+  /** redis://[user:pass@]host:port[/db] (rediss:// for TLS): sessions and throttle counters live there; unset, in the database. */
+  REDIS_URL: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.url({ protocol: /^rediss?$/, hostname: /./, error: 'expected redis://[user:pass@]host:port[/db] or rediss://...' }).optional(),
+  ),
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   AUTH_SCHEMES: z
     .string()

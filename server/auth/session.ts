@@ -1,9 +1,11 @@
-// Session authentication: the login session in a database-backed cookie session; writes need the CSRF token.
+// Session authentication: the login session in a cookie session kept in the database (or Redis); writes need the CSRF token.
+import { RedisStore } from 'connect-redis';
 import session from 'express-session';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Config } from '../../src/config';
 import { select } from '../../src/reads';
 import type { AuthUser } from '../../src/auth/users';
+import { redisClient } from '../redis';
 import { bufferBody, mediaType, parseBody } from '../rest/body';
 import { CSRF_FAILED, CSRF_FIELD, csrfValid } from './csrf';
 import { DatabaseSessionStore } from './session-store';
@@ -13,15 +15,18 @@ export const SESSION_COOKIE = 'sessionid';
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const FORMS = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
 
+const MAX_AGE_MS = 14 * 24 * 3600 * 1000;
+
 export function sessionMiddleware(config: Config): RequestHandler {
   return session({
     name: SESSION_COOKIE,
     secret: config.SECRET_KEY,
-    store: new DatabaseSessionStore(),
+    // With REDIS_URL, keys sess:<id> that expire with the cookie (RedisStore takes the TTL from cookie.expires).
+    store: config.REDIS_URL ? new RedisStore({ client: redisClient(config), prefix: 'sess:', ttl: MAX_AGE_MS / 1000 }) : new DatabaseSessionStore(),
     resave: false,
     saveUninitialized: false,
     // Secure when the request came over HTTPS (behind a proxy, with TRUST_PROXY).
-    cookie: { httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: 14 * 24 * 3600 * 1000 },
+    cookie: { httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: MAX_AGE_MS },
   });
 }
 

@@ -1,10 +1,11 @@
 // Throttling with rate-limiter-flexible: THROTTLE_ANON per address, THROTTLE_USER per user, and a stricter
 // limit on password checks (login page, token endpoints) per address and per username.
 import type { RequestHandler, Request } from 'express';
-import { RateLimiterMemory, RateLimiterMySQL, RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterMySQL, RateLimiterRedis, RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import sqlite3 from 'sqlite3';
 import type { Config } from '../../src/config';
 import { database } from '../../src/db';
+import { redisClient, redisConnected } from '../redis';
 import { sendJson } from '../rest/respond';
 
 const SECONDS = { second: 1, minute: 60, hour: 3600, day: 86400 } as const;
@@ -21,16 +22,32 @@ export interface Throttle {
 }
 
 /**
- * The one place the store is chosen: counters live in the database (shared by every process and machine) unless
- * the database is in memory (one process, tests); then in memory. Resolves once the store's table exists (the
- * library creates it, asynchronously: a consume before then would fail).
+ * The one place the store is chosen: counters live in Redis with REDIS_URL, else in the database (either way shared
+ * by every process and machine) unless the database is in memory (one process, tests); then in memory. Resolves
+ * once the store's table exists (the library creates it, asynchronously: a consume before then would fail), or
+ * for Redis once the client is connected (or has given up waiting: see the insurance below).
  */
-function limiter(rate: string, keyPrefix: string): Promise<RateLimiterAbstract> {
+async function limiter(config: Config, rate: string, keyPrefix: string): Promise<RateLimiterAbstract> {
   const [n, unit] = rate.split('/') as [string, keyof typeof SECONDS];
   const opts = { points: Number(n), duration: SECONDS[unit], keyPrefix, tableName: 'throttle_counters' };
+  if (config.REDIS_URL) {
+    const storeClient = redisClient(config);
+    await redisConnected(); // the first counts go to Redis, not to the insurance below, when Redis is up
+    // Keys <keyPrefix>:<key>. While Redis is unreachable (not ready, or a command times out), this process counts
+    // in memory instead (insuranceLimiter): requests keep being served and throttled, per process, until it is back.
+    return new RateLimiterRedis({
+      points: opts.points,
+      duration: opts.duration,
+      keyPrefix,
+      storeClient,
+      useRedisPackage: true,
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: new RateLimiterMemory({ points: opts.points, duration: opts.duration, keyPrefix }),
+    });
+  }
   const sequelize = database();
   const storage = (sequelize as unknown as { options: { storage?: string } }).options.storage;
-  if (sequelize.getDialect() === 'sqlite' && (!storage || storage === ':memory:')) return Promise.resolve(new RateLimiterMemory(opts));
+  if (sequelize.getDialect() === 'sqlite' && (!storage || storage === ':memory:')) return new RateLimiterMemory(opts);
   return new Promise((resolve, reject) => {
     const ready = (err?: unknown) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(store));
     let store: RateLimiterAbstract;
@@ -66,7 +83,7 @@ export function createThrottle(config: Config): Throttle {
   // Built on first use (the database is open by then); a store that failed to start is tried again next time.
   const lazy = (rate: string, prefix: string) => {
     let store: Promise<RateLimiterAbstract> | undefined;
-    return () => (store ??= limiter(rate, prefix).catch((err: unknown) => ((store = undefined), Promise.reject(err))));
+    return () => (store ??= limiter(config, rate, prefix).catch((err: unknown) => ((store = undefined), Promise.reject(err))));
   };
   const anonLimiter = config.THROTTLE_ANON ? lazy(config.THROTTLE_ANON, 'anon') : undefined;
   const userLimiter = config.THROTTLE_USER ? lazy(config.THROTTLE_USER, 'user') : undefined;

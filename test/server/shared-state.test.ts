@@ -1,5 +1,7 @@
 // Two service processes on one database: a session made on one works on the other, and throttle counters are shared.
 import { expect } from 'chai';
+import { redisClient } from '../../server/redis';
+import { testConfig } from '../support/config';
 import { runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
 
 /** `name=value` pairs of a response's Set-Cookie headers, as a Cookie header. */
@@ -16,6 +18,10 @@ describe('two service processes on one database', function () {
   this.timeout(90000);
   let one: ServiceProcess | undefined;
   let two: ServiceProcess | undefined;
+  // With REDIS_URL set (CI's MariaDB pass) the processes inherit it: sessions and counters are in Redis, emptied first.
+  beforeEach(async () => {
+    if (process.env.REDIS_URL) await redisClient(testConfig()).flushDb();
+  });
   afterEach(async () => {
     await Promise.all([one, two].map((s) => s && stopService(s)));
     one = two = undefined;

@@ -1,9 +1,11 @@
-// The configuration tests run with: in-memory SQLite unless DATABASE_URL names another database.
+// The configuration tests run with: in-memory SQLite unless DATABASE_URL names another database; REDIS_URL if set.
 import { loadConfig, type Config } from '../../src/config';
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({
     DATABASE_URL: process.env.DATABASE_URL ?? 'sqlite::memory:',
+    // Sessions and throttle counters in Redis; a logical database of the tests' own (CI: /15), emptied by resetDatabase().
+    REDIS_URL: process.env.REDIS_URL,
     SECRET_KEY: 'test-secret-key-test-secret-key-test-secret-key',
     LOG_LEVEL: 'silent',
     HIGHLIGHT_TIMEOUT_MS: '2000',

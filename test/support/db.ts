@@ -1,9 +1,12 @@
 // Test data: an empty database before each test, and users made with a cheap hash iteration count.
 import { database } from '../../src/db';
 import { createUser, type AuthUser } from '../../src/auth/users';
+import { redisClient } from '../../server/redis';
+import { testConfig } from './config';
 
-/** Empties every table except the migration log. */
+/** Empties every table except the migration log, and with REDIS_URL its Redis database (sessions, throttle counters). */
 export async function resetDatabase(): Promise<void> {
+  if (process.env.REDIS_URL) await redisClient(testConfig()).flushDb();
   const sequelize = database();
   const qi = sequelize.getQueryInterface();
   const tables = ((await qi.showAllTables()) as unknown[]).map((t) => (typeof t === 'string' ? t : (t as { tableName: string }).tableName));

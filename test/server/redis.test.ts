@@ -1,0 +1,120 @@
+// REDIS_URL: sessions and throttle counters in Redis, shared by two service processes; and Redis down is no crash.
+import { expect } from 'chai';
+import { redisClient } from '../../server/redis';
+import { testConfig } from '../support/config';
+import { api } from '../support/http';
+import { runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
+
+/** `name=value` pairs of a response's Set-Cookie headers, as a Cookie header. */
+function cookies(res: Response, jar: Map<string, string>): string {
+  for (const line of res.headers.getSetCookie()) {
+    const [pair] = line.split(';');
+    const eq = pair!.indexOf('=');
+    jar.set(pair!.slice(0, eq), pair!.slice(eq + 1));
+  }
+  return [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+}
+
+const CSRF = /name="csrfmiddlewaretoken" value="([^"]+)"/;
+
+/** Logs alice in on a service through the login form; the Cookie header of her session. */
+async function login(base: string): Promise<string> {
+  const jar = new Map<string, string>();
+  const form = await fetch(`${base}/api-auth/login/`);
+  const cookie = cookies(form, jar);
+  const csrf = CSRF.exec(await form.text())![1]!;
+  const res = await fetch(`${base}/api-auth/login/`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username: 'alice', password: 'alicepass', csrfmiddlewaretoken: csrf }),
+  });
+  expect(res.status).to.equal(302);
+  return cookies(res, jar);
+}
+
+describe('sessions and throttle counters in Redis (REDIS_URL)', function () {
+  this.timeout(90000);
+  let one: ServiceProcess | undefined;
+  let two: ServiceProcess | undefined;
+  // The tests' own Redis database (CI: /15): emptied before each test.
+  const redis = () => redisClient(testConfig());
+
+  before(function () {
+    if (!process.env.REDIS_URL) this.skip();
+  });
+  beforeEach(async () => {
+    await redis().flushDb();
+  });
+  afterEach(async () => {
+    await Promise.all([one, two].map((s) => s && stopService(s)));
+    one = two = undefined;
+    await redis().flushDb(); // no counters left for the tests after these
+  });
+
+  it('a session made on one process is kept in Redis (sess:<id>, expiring with the cookie) and works on the other', async () => {
+    const env = serviceEnv({ REDIS_URL: process.env.REDIS_URL! });
+    runCli(env, 'createuser', 'alice', '--password', 'alicepass');
+    [one, two] = await Promise.all([startService(env), startService(env)]);
+    const cookie = await login(one.base);
+    const keys = await redis().keys('sess:*');
+    expect(keys).to.have.length(1);
+    expect(await redis().ttl(keys[0]!)).to.be.within(14 * 86400 - 60, 14 * 86400);
+    const page = await fetch(`${two.base}/snippets/`, { headers: { Cookie: cookie, Accept: 'text/html' } });
+    const html = await page.text();
+    expect(html).to.include('<span class="user">alice</span>');
+    const token = CSRF.exec(html)![1]!;
+    const created = await fetch(`${two.base}/snippets/`, { method: 'POST', headers: { Cookie: cookie, 'X-CSRFToken': token, 'Content-Type': 'application/json' }, body: '{"code":"across processes"}' });
+    expect(created.status).to.equal(201);
+    // Logging out on one process ends the session everywhere: the key is gone.
+    const logout = await fetch(`${two.base}/api-auth/logout/`, { redirect: 'manual', headers: { Cookie: cookie } });
+    expect(logout.status).to.equal(302);
+    expect(await redis().keys('sess:*')).to.deep.equal([]);
+  });
+
+  it('a throttle counted on one process holds on the other, under the limiter key prefix in Redis', async () => {
+    const env = serviceEnv({ REDIS_URL: process.env.REDIS_URL!, THROTTLE_ANON: '2/minute' });
+    [one, two] = await Promise.all([startService(env), startService(env)]);
+    expect((await fetch(`${one.base}/users/`)).status).to.equal(200);
+    expect((await fetch(`${two.base}/users/`)).status).to.equal(200);
+    const refused = await fetch(`${one.base}/users/`);
+    expect(refused.status).to.equal(429);
+    expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 60);
+    const keys = await redis().keys('anon:*');
+    expect(keys).to.have.length(1);
+    expect(await redis().get(keys[0]!)).to.equal('3');
+  });
+
+  it('the in-process app counts THROTTLE_ANON in Redis and refuses the 3rd request with 429', async () => {
+    const config = { REDIS_URL: process.env.REDIS_URL!, THROTTLE_ANON: '2/minute' };
+    await api(config).get('/users/').expect(200);
+    await api(config).get('/users/').expect(200);
+    const res = await api(config).get('/users/').expect(429);
+    expect(Number(res.headers['retry-after'])).to.be.within(1, 60);
+    expect(await redis().keys('anon:*')).to.have.length(1);
+  });
+});
+
+describe('Redis unreachable (REDIS_URL of a closed port)', function () {
+  this.timeout(90000);
+  let service: ServiceProcess | undefined;
+  afterEach(async () => {
+    if (service) await stopService(service);
+    service = undefined;
+  });
+
+  it('the process keeps serving: throttling falls back to its own memory, a session it cannot read is a 500', async () => {
+    const env = serviceEnv({ REDIS_URL: 'redis://127.0.0.1:1/0', THROTTLE_ANON: '2/minute', TRUST_PROXY: 'true', LOG_LEVEL: 'silent' });
+    service = await startService(env);
+    expect((await fetch(`${service.base}/users/`)).status).to.equal(200);
+    expect((await fetch(`${service.base}/users/`)).status).to.equal(200);
+    expect((await fetch(`${service.base}/users/`)).status).to.equal(429);
+    // A session cannot be read within the command timeout: the error handler's 500, as for a database that is down.
+    const form = await fetch(`${service.base}/api-auth/login/`, { headers: { 'X-Forwarded-For': '192.0.2.1' } });
+    const again = await fetch(`${service.base}/api-auth/login/`, { headers: { 'X-Forwarded-For': '192.0.2.1', Cookie: cookies(form, new Map()) } });
+    expect(again.status).to.equal(500);
+    expect(await again.json()).to.deep.equal({ detail: 'A server error occurred.' });
+    expect(service.child.exitCode).to.equal(null);
+    expect((await fetch(`${service.base}/healthz`)).status).to.equal(200);
+  });
+});
