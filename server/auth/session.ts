@@ -17,8 +17,12 @@ const FORMS = new Set(['application/x-www-form-urlencoded', 'multipart/form-data
 
 const MAX_AGE_MS = 14 * 24 * 3600 * 1000;
 
+/**
+ * The session for requests that have one (the cookie) or may start one (the login and logout pages). Every other
+ * request skips express-session, which would otherwise make a random id and hash an empty session each time.
+ */
 export function sessionMiddleware(config: Config): RequestHandler {
-  return session({
+  const sessions = session({
     name: SESSION_COOKIE,
     secret: config.SECRET_KEY,
     // With REDIS_URL, keys sess:<id> that expire with the cookie (RedisStore takes the TTL from cookie.expires).
@@ -28,6 +32,9 @@ export function sessionMiddleware(config: Config): RequestHandler {
     // Secure when the request came over HTTPS (behind a proxy, with TRUST_PROXY).
     cookie: { httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: MAX_AGE_MS },
   });
+  const pages = `/${config.API_AUTH_PREFIX.replace(/^\/+|\/+$/g, '')}/`;
+  const cookie = `${SESSION_COOKIE}=`;
+  return (req, res, next) => (req.headers.cookie?.includes(cookie) || req.path.startsWith(pages) ? sessions(req, res, next) : next());
 }
 
 /** The CSRF token of a form body, read early (the facade reads the same buffered body later). */
