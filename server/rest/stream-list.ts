@@ -1,5 +1,4 @@
 // GET /snippets/ in JSON without paging: the array streamed from the database in keyset batches, with back-pressure.
-import { once } from 'node:events';
 import type { Request, Response } from 'express';
 import { snippetBatches } from '../../src/representations';
 
@@ -20,13 +19,26 @@ export async function streamSnippetList(req: Request, res: Response): Promise<vo
         chunk += (first ? '' : ',') + JSON.stringify(snippet);
         first = false;
       }
-      if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+      if (!res.write(chunk)) await drainedOrClosed(res);
     }
     res.end(']');
   } catch (err) {
     // The status is sent already: cut the response so the client sees it incomplete, never a valid-looking list.
     res.destroy(err as Error);
   }
+}
+
+/** Resolves when the socket can take more, or is gone; removes both listeners either way (a list has thousands of waits). */
+function drainedOrClosed(res: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 /** `?limit` asks for paging; without it the whole list is streamed. */

@@ -69,6 +69,10 @@ describe('GET /snippets/ at scale', () => {
         await Snippet.bulkCreate(Array.from({ length: 250 }, (_, i) => ({ code, title: `t${chunk + i}`, ownerId, created: new Date(base + chunk + i) })));
       }
       const total = 1500 * 20000;
+      // Thousands of back-pressure waits must not pile up listeners on the response.
+      const warnings: string[] = [];
+      const onWarning = (w: Error) => warnings.push(w.name);
+      process.on('warning', onWarning);
       const server = http.createServer(app());
       let serverRes: http.ServerResponse | undefined;
       server.on('request', (_req, res) => (serverRes = res));
@@ -98,7 +102,10 @@ describe('GET /snippets/ at scale', () => {
         const list = JSON.parse(body) as { title: string }[];
         expect(list).to.have.length(1500);
         expect(list.map((s) => s.title)).to.deep.equal(Array.from({ length: 1500 }, (_, i) => `t${i}`));
+        await new Promise((r) => setImmediate(r));
+        expect(warnings).not.to.include('MaxListenersExceededWarning');
       } finally {
+        process.off('warning', onWarning);
         server.closeAllConnections();
         await new Promise((r) => server.close(r));
       }
