@@ -7,6 +7,7 @@ import { select } from '../../src/reads';
 import type { AuthUser } from '../../src/auth/users';
 import { redisClient } from '../redis';
 import { bufferBody, mediaType, parseBody } from '../rest/body';
+import { sendError } from '../rest/respond';
 import { CSRF_FAILED, CSRF_FIELD, csrfValid } from './csrf';
 import { DatabaseSessionStore } from './session-store';
 import { PermissionDenied, type Scheme } from './types';
@@ -34,7 +35,13 @@ export function sessionMiddleware(config: Config): RequestHandler {
   });
   const pages = `/${config.API_AUTH_PREFIX.replace(/^\/+|\/+$/g, '')}/`;
   const cookie = `${SESSION_COOKIE}=`;
-  return (req, res, next) => (req.headers.cookie?.includes(cookie) || req.path.startsWith(pages) ? sessions(req, res, next) : next());
+  // A store that cannot answer (Redis or the database down) is the service's trouble, not the client's: 503.
+  const unavailable = (res: Response) => sendError(res, 503, 'Sessions are unavailable at the moment; try again shortly.', { 'Retry-After': '5' });
+  return (req, res, next) => {
+    if (!req.headers.cookie?.includes(cookie) && !req.path.startsWith(pages)) return next();
+    // express-session also reports a failed save at the end of a response already sent: Express handles that one.
+    sessions(req, res, (err?: unknown) => (!err ? next() : res.headersSent ? next(err) : unavailable(res)));
+  };
 }
 
 /** The CSRF token of a form body, read early (the facade reads the same buffered body later). */

@@ -103,17 +103,18 @@ describe('Redis unreachable (REDIS_URL of a closed port)', function () {
     service = undefined;
   });
 
-  it('the process keeps serving: throttling falls back to its own memory, a session it cannot read is a 500', async () => {
+  it('the process keeps serving: throttling falls back to its own memory, a session it cannot read is a 503 with Retry-After', async () => {
     const env = serviceEnv({ REDIS_URL: 'redis://127.0.0.1:1/0', THROTTLE_ANON: '2/minute', TRUST_PROXY: 'true', LOG_LEVEL: 'silent' });
     service = await startService(env);
     expect((await fetch(`${service.base}/users/`)).status).to.equal(200);
     expect((await fetch(`${service.base}/users/`)).status).to.equal(200);
     expect((await fetch(`${service.base}/users/`)).status).to.equal(429);
-    // A session cannot be read within the command timeout: the error handler's 500, as for a database that is down.
+    // A session cannot be read within the command timeout: 503, try again later (as for a database that is down).
     const form = await fetch(`${service.base}/api-auth/login/`, { headers: { 'X-Forwarded-For': '192.0.2.1' } });
     const again = await fetch(`${service.base}/api-auth/login/`, { headers: { 'X-Forwarded-For': '192.0.2.1', Cookie: cookies(form, new Map()) } });
-    expect(again.status).to.equal(500);
-    expect(await again.json()).to.deep.equal({ detail: 'A server error occurred.' });
+    expect(again.status).to.equal(503);
+    expect(again.headers.get('retry-after')).to.equal('5');
+    expect(await again.json()).to.deep.equal({ detail: 'Sessions are unavailable at the moment; try again shortly.' });
     expect(service.child.exitCode).to.equal(null);
     expect((await fetch(`${service.base}/healthz`)).status).to.equal(200);
   });
