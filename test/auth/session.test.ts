@@ -3,10 +3,7 @@ import { expect } from 'chai';
 import supertest from 'supertest';
 import { makeUser, resetDatabase } from '../support/db';
 import { app } from '../support/http';
-
-function csrfFrom(html: string): string {
-  return /name="csrfmiddlewaretoken" value="([^"]+)"/.exec(html)![1]!;
-}
+import { csrfFrom } from '../support/pages';
 
 function cookieOf(res: supertest.Response, name: string): string | undefined {
   const cookies = ([] as string[]).concat(res.headers['set-cookie'] ?? []);

@@ -4,6 +4,7 @@ import supertest from 'supertest';
 import { createClient } from '../../src/auth/oauth2';
 import { makeUser, resetDatabase } from '../support/db';
 import { api, app, basic } from '../support/http';
+import { csrfFrom } from '../support/pages';
 
 function expectThrottled(res: supertest.Response): void {
   expect(res.status).to.equal(429);
@@ -102,7 +103,7 @@ describe('throttling', () => {
       await makeUser('dave');
       const agent = supertest.agent(app(config));
       const form = await agent.get('/api-auth/login/').expect(200);
-      const csrf = /name="csrfmiddlewaretoken" value="([^"]+)"/.exec(form.text)![1]!;
+      const csrf = csrfFrom(form.text);
       for (let i = 0; i < 2; i++) await agent.post('/api-auth/login/').set('X-Forwarded-For', '198.51.100.30').type('form').send({ username: 'dave', password: 'wrong', csrfmiddlewaretoken: csrf }).expect(200);
       const res = await agent.post('/api-auth/login/').set('X-Forwarded-For', '198.51.100.30').type('form').send({ username: 'dave', password: 'davepass', csrfmiddlewaretoken: csrf }).expect(429);
       expect(Number(res.headers['retry-after'])).to.be.within(1, 60);

@@ -1,5 +1,6 @@
 // Credentials never reach the log, even at LOG_LEVEL=debug and when requests fail.
 import { expect } from 'chai';
+import { csrfFrom } from '../support/pages';
 import { runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
 
 describe('the service log', function () {
@@ -29,7 +30,7 @@ describe('the service log', function () {
     await post('/oauth2/access_token/', {}, new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refresh!, client_id: 'log-client', client_secret: 'S3cret-client-secret' }).toString(), 'application/x-www-form-urlencoded');
     const form = await fetch(`${base}/api-auth/login/`);
     const cookie = form.headers.getSetCookie()[0]!.split(';')[0]!;
-    const csrf = /name="csrfmiddlewaretoken" value="([^"]+)"/.exec(await form.text())![1]!;
+    const csrf = csrfFrom(await form.text());
     const login = await post('/api-auth/login/', { Cookie: cookie }, new URLSearchParams({ username: 'alice', password: 'S3cret-alice-pass', csrfmiddlewaretoken: csrf }).toString(), 'application/x-www-form-urlencoded');
     const session = login.headers.getSetCookie()[0]!.split(';')[0]!.split('=')[1]!;
     await fetch(`${base}/snippets/`, { headers: { Cookie: `sessionid=${session}` } });

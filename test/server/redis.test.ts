@@ -3,26 +3,15 @@ import { expect } from 'chai';
 import { redisClient } from '../../server/redis';
 import { testConfig } from '../support/config';
 import { api } from '../support/http';
+import { cookies, csrfFrom } from '../support/pages';
 import { runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
-
-/** `name=value` pairs of a response's Set-Cookie headers, as a Cookie header. */
-function cookies(res: Response, jar: Map<string, string>): string {
-  for (const line of res.headers.getSetCookie()) {
-    const [pair] = line.split(';');
-    const eq = pair!.indexOf('=');
-    jar.set(pair!.slice(0, eq), pair!.slice(eq + 1));
-  }
-  return [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-}
-
-const CSRF = /name="csrfmiddlewaretoken" value="([^"]+)"/;
 
 /** Logs alice in on a service through the login form; the Cookie header of her session. */
 async function login(base: string): Promise<string> {
   const jar = new Map<string, string>();
   const form = await fetch(`${base}/api-auth/login/`);
   const cookie = cookies(form, jar);
-  const csrf = CSRF.exec(await form.text())![1]!;
+  const csrf = csrfFrom(await form.text());
   const res = await fetch(`${base}/api-auth/login/`, {
     method: 'POST',
     redirect: 'manual',
@@ -63,7 +52,7 @@ describe('sessions and throttle counters in Redis (REDIS_URL)', function () {
     const page = await fetch(`${two.base}/snippets/`, { headers: { Cookie: cookie, Accept: 'text/html' } });
     const html = await page.text();
     expect(html).to.include('<span class="user">alice</span>');
-    const token = CSRF.exec(html)![1]!;
+    const token = csrfFrom(html);
     const created = await fetch(`${two.base}/snippets/`, { method: 'POST', headers: { Cookie: cookie, 'X-CSRFToken': token, 'Content-Type': 'application/json' }, body: '{"code":"across processes"}' });
     expect(created.status).to.equal(201);
     // Logging out on one process ends the session everywhere: the key is gone.

@@ -2,17 +2,8 @@
 import { expect } from 'chai';
 import { redisClient } from '../../server/redis';
 import { testConfig } from '../support/config';
+import { cookies, csrfFrom } from '../support/pages';
 import { runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
-
-/** `name=value` pairs of a response's Set-Cookie headers, as a Cookie header. */
-function cookies(res: Response, jar: Map<string, string>): string {
-  for (const line of res.headers.getSetCookie()) {
-    const [pair] = line.split(';');
-    const eq = pair!.indexOf('=');
-    jar.set(pair!.slice(0, eq), pair!.slice(eq + 1));
-  }
-  return [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-}
 
 describe('two service processes on one database', function () {
   this.timeout(90000);
@@ -34,7 +25,7 @@ describe('two service processes on one database', function () {
     const jar = new Map<string, string>();
     const form = await fetch(`${one.base}/api-auth/login/`);
     let cookie = cookies(form, jar);
-    const csrf = /name="csrfmiddlewaretoken" value="([^"]+)"/.exec(await form.text())![1]!;
+    const csrf = csrfFrom(await form.text());
     const login = await fetch(`${one.base}/api-auth/login/`, {
       method: 'POST',
       redirect: 'manual',
@@ -46,7 +37,7 @@ describe('two service processes on one database', function () {
     const page = await fetch(`${two.base}/snippets/`, { headers: { Cookie: cookie, Accept: 'text/html' } });
     const html = await page.text();
     expect(html).to.include('<span class="user">alice</span>');
-    const token = /name="csrfmiddlewaretoken" value="([^"]+)"/.exec(html)![1]!;
+    const token = csrfFrom(html);
     const created = await fetch(`${two.base}/snippets/`, { method: 'POST', headers: { Cookie: cookie, 'X-CSRFToken': token, 'Content-Type': 'application/json' }, body: '{"code":"across processes"}' });
     expect(created.status).to.equal(201);
     expect(((await created.json()) as { owner: string }).owner).to.equal('alice');
