@@ -50,30 +50,33 @@ function decodeCursor(cursor: string): Key {
 }
 
 /** Up to `limit` snippets after `after`, in list order, with the key of the last one. Keyset paging: a page never skips or repeats a snippet, whatever is added meanwhile. */
-export async function snippetsAfter(after: Key | undefined, limit: number): Promise<{ items: Snippet[]; last?: Key }> {
+/** Up to `limit` snippets after a key, the key of the last one, and whether more follow (one query: it reads one row more). */
+export async function snippetsAfter(after: Key | undefined, limit: number): Promise<{ items: Snippet[]; last?: Key; more: boolean }> {
   const rows = after
     ? await select<SnippetRow & Key>(
         `SELECT ${SNIPPET_COLUMNS}, s.created ${SNIPPET_FROM} WHERE s.created > ? OR (s.created = ? AND s.id > ?) ORDER BY s.created, s.id LIMIT ?`,
-        [after.created, after.created, after.id, limit],
+        [after.created, after.created, after.id, limit + 1],
       )
-    : await select<SnippetRow & Key>(`SELECT ${SNIPPET_COLUMNS}, s.created ${SNIPPET_FROM} ORDER BY s.created, s.id LIMIT ?`, [limit]);
+    : await select<SnippetRow & Key>(`SELECT ${SNIPPET_COLUMNS}, s.created ${SNIPPET_FROM} ORDER BY s.created, s.id LIMIT ?`, [limit + 1]);
+  const more = rows.length > limit;
+  if (more) rows.length = limit;
   const last = rows[rows.length - 1];
-  return { items: rows.map(toSnippet), last: last && { created: last.created, id: last.id } };
+  return { items: rows.map(toSnippet), last: last && { created: last.created, id: last.id }, more };
 }
 
 /** One page for `?limit=N&cursor=…`; `next` is absent on the last page. */
 export async function snippetPage(limit: number, cursor?: string): Promise<{ items: Snippet[]; next?: string }> {
-  const { items, last } = await snippetsAfter(cursor ? decodeCursor(cursor) : undefined, limit);
-  return { items, next: items.length === limit && last ? encodeCursor(last) : undefined };
+  const { items, last, more } = await snippetsAfter(cursor ? decodeCursor(cursor) : undefined, limit);
+  return { items, next: more && last ? encodeCursor(last) : undefined };
 }
 
-/** The whole list in keyset batches, for streaming it without holding it in memory. */
+/** The whole list in keyset batches, for streaming it without holding it in memory; a list of one batch is one query. */
 export async function* snippetBatches(batchSize: number): AsyncGenerator<Snippet[]> {
   let after: Key | undefined;
   for (;;) {
-    const { items, last } = await snippetsAfter(after, batchSize);
+    const { items, last, more } = await snippetsAfter(after, batchSize);
     if (items.length) yield items;
-    if (items.length < batchSize || !last) return;
+    if (!more || !last) return;
     after = last;
   }
 }

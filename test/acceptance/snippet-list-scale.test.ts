@@ -46,6 +46,14 @@ describe('GET /snippets/ at scale', () => {
       expect(res.headers).not.to.have.property('link');
     });
 
+    it('answers no Link on a last page that is exactly full', async () => {
+      await Snippet.bulkCreate(Array.from({ length: 4 }, (_, i) => ({ code: `s${i}`, ownerId })));
+      const first = await api().get('/snippets/?limit=2').expect(200);
+      const last = await api().get(linkNext(first.headers.link)!).expect(200);
+      expect(last.body.map((s: { code: string }) => s.code)).to.deep.equal(['s2', 's3']);
+      expect(last.headers).not.to.have.property('link');
+    });
+
     it('responds 404 "Invalid cursor" for a cursor it did not make', async () => {
       const res = await api().get('/snippets/?limit=2&cursor=not-a-cursor').expect(404);
       expect(res.body).to.deep.equal({ detail: 'Invalid cursor' });
