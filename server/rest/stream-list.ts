@@ -1,31 +1,41 @@
 // GET /snippets/ in JSON without paging: the array streamed from the database in keyset batches, with back-pressure.
 import type { Request, Response } from 'express';
 import { snippetBatches } from '../../src/representations';
+import type { Snippet } from '../../src/schemas/snippet';
 
 /** About 1 MB of 10 KB snippets per batch: memory stays flat however long the list is. */
 const BATCH = 100;
 
 export async function streamSnippetList(req: Request, res: Response): Promise<void> {
+  const batches = snippetBatches(BATCH);
+  // The first batch is read before the status, so a failing query is a clean error; reading the next one tells
+  // whether the list is a single batch (then no query is made), which goes out in one write with a length.
+  let current = await batches.next();
+  let following = current.done ? current : await batches.next();
   res.status(200).type('application/json');
+  if (following.done) {
+    if (req.method === 'HEAD') return void res.end();
+    return void res.send(`[${current.done ? '' : serialize(current.value)}]`);
+  }
   if (req.method === 'HEAD') return void res.end();
-  // The first byte leaves before the first query: a client sees the answer start at once.
-  res.write('[');
-  let first = true;
   try {
-    for await (const batch of snippetBatches(BATCH)) {
+    res.write(`[${serialize(current.value)}`);
+    while (!following.done) {
       if (res.destroyed) return; // the client went away: stop reading
-      let chunk = '';
-      for (const snippet of batch) {
-        chunk += (first ? '' : ',') + JSON.stringify(snippet);
-        first = false;
-      }
-      if (!res.write(chunk)) await drainedOrClosed(res);
+      current = following;
+      following = await batches.next();
+      if (!res.write(`,${serialize(current.value)}`)) await drainedOrClosed(res);
     }
     res.end(']');
   } catch (err) {
     // The status is sent already: cut the response so the client sees it incomplete, never a valid-looking list.
     res.destroy(err as Error);
   }
+}
+
+/** A batch as the inside of a JSON array. */
+function serialize(batch: Snippet[]): string {
+  return batch.map((snippet) => JSON.stringify(snippet)).join(',');
 }
 
 /** Resolves when the socket can take more, or is gone; removes both listeners either way (a list has thousands of waits). */

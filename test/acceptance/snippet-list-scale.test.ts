@@ -68,6 +68,15 @@ describe('GET /snippets/ at scale', () => {
   });
 
   describe('without paging', () => {
+    it('answers a list of one batch in one piece, with Content-Length', async () => {
+      await Snippet.bulkCreate(Array.from({ length: 3 }, (_, i) => ({ code: `s${i}`, ownerId })));
+      const res = await api().get('/snippets/').expect(200);
+      expect(res.headers['content-length']).to.equal(String(Buffer.byteLength(res.text)));
+      expect(res.body.map((s: { code: string }) => s.code)).to.deep.equal(['s0', 's1', 's2']);
+      await resetDatabase();
+      expect((await api().get('/snippets/').expect(200)).text).to.equal('[]');
+    });
+
     it('streams the whole array in order, and a slow reader makes the server wait instead of buffering', async function () {
       this.timeout(60000);
       const code = 'x'.repeat(20000);
