@@ -70,12 +70,12 @@ export async function snippetPage(limit: number, cursor?: string): Promise<{ ite
   return { items, next: more && last ? encodeCursor(last) : undefined };
 }
 
-/** The whole list in keyset batches, for streaming it without holding it in memory; a list of one batch is one query. */
-export async function* snippetBatches(batchSize: number): AsyncGenerator<Snippet[]> {
+/** The whole list in keyset batches, for streaming it without holding it in memory; `more` says whether another follows. */
+export async function* snippetBatches(batchSize: number): AsyncGenerator<{ items: Snippet[]; more: boolean }> {
   let after: Key | undefined;
   for (;;) {
     const { items, last, more } = await snippetsAfter(after, batchSize);
-    if (items.length) yield items;
+    yield { items, more: more && !!last };
     if (!more || !last) return;
     after = last;
   }

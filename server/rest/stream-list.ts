@@ -7,24 +7,19 @@ import type { Snippet } from '../../src/schemas/snippet';
 const BATCH = 100;
 
 export async function streamSnippetList(req: Request, res: Response): Promise<void> {
+  // The first batch is read before the status, so a failing query is a clean error. A list of one batch (the
+  // read tells, with no second query) goes out in one write with a length; a longer one streams.
   const batches = snippetBatches(BATCH);
-  // The first batch is read before the status, so a failing query is a clean error; reading the next one tells
-  // whether the list is a single batch (then no query is made), which goes out in one write with a length.
-  let current = await batches.next();
-  let following = current.done ? current : await batches.next();
+  const first = await batches.next();
+  const { items, more } = first.done ? { items: [], more: false } : first.value;
   res.status(200).type('application/json');
-  if (following.done) {
-    if (req.method === 'HEAD') return void res.end();
-    return void res.send(`[${current.done ? '' : serialize(current.value)}]`);
-  }
   if (req.method === 'HEAD') return void res.end();
+  if (!more) return void res.send(`[${serialize(items)}]`);
   try {
-    res.write(`[${serialize(current.value)}`);
-    while (!following.done) {
+    res.write(`[${serialize(items)}`);
+    for await (const batch of batches) {
       if (res.destroyed) return; // the client went away: stop reading
-      current = following;
-      following = await batches.next();
-      if (!res.write(`,${serialize(current.value)}`)) await drainedOrClosed(res);
+      if (batch.items.length && !res.write(`,${serialize(batch.items)}`)) await drainedOrClosed(res);
     }
     res.end(']');
   } catch (err) {
