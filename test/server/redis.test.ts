@@ -3,24 +3,8 @@ import { expect } from 'chai';
 import { redisClient } from '../../server/redis';
 import { testConfig } from '../support/config';
 import { api } from '../support/http';
-import { cookies, csrfFrom } from '../support/pages';
+import { cookies, createWithSession, loginThroughForm } from '../support/pages';
 import { runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
-
-/** Logs alice in on a service through the login form; the Cookie header of her session. */
-async function login(base: string): Promise<string> {
-  const jar = new Map<string, string>();
-  const form = await fetch(`${base}/api-auth/login/`);
-  const cookie = cookies(form, jar);
-  const csrf = csrfFrom(await form.text());
-  const res = await fetch(`${base}/api-auth/login/`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ username: 'alice', password: 'alicepass', csrfmiddlewaretoken: csrf }),
-  });
-  expect(res.status).to.equal(302);
-  return cookies(res, jar);
-}
 
 describe('sessions and throttle counters in Redis (REDIS_URL)', function () {
   this.timeout(90000);
@@ -45,15 +29,12 @@ describe('sessions and throttle counters in Redis (REDIS_URL)', function () {
     const env = serviceEnv({ REDIS_URL: process.env.REDIS_URL! });
     runCli(env, 'createuser', 'alice', '--password', 'alicepass');
     [one, two] = await Promise.all([startService(env), startService(env)]);
-    const cookie = await login(one.base);
+    const cookie = await loginThroughForm(one.base, 'alice', 'alicepass');
     const keys = await redis().keys('sess:*');
     expect(keys).to.have.length(1);
     expect(await redis().ttl(keys[0]!)).to.be.within(14 * 86400 - 60, 14 * 86400);
-    const page = await fetch(`${two.base}/snippets/`, { headers: { Cookie: cookie, Accept: 'text/html' } });
-    const html = await page.text();
-    expect(html).to.include('<span class="user">alice</span>');
-    const token = csrfFrom(html);
-    const created = await fetch(`${two.base}/snippets/`, { method: 'POST', headers: { Cookie: cookie, 'X-CSRFToken': token, 'Content-Type': 'application/json' }, body: '{"code":"across processes"}' });
+    const { pageUser, created } = await createWithSession(two.base, cookie, 'across processes');
+    expect(pageUser).to.equal('alice');
     expect(created.status).to.equal(201);
     // Logging out on one process ends the session everywhere: the key is gone.
     const logout = await fetch(`${two.base}/api-auth/logout/`, { redirect: 'manual', headers: { Cookie: cookie } });

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { redisClient } from '../../server/redis';
 import { testConfig } from '../support/config';
-import { cookies, csrfFrom } from '../support/pages';
+import { createWithSession, loginThroughForm } from '../support/pages';
 import { runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
 
 describe('two service processes on one database', function () {
@@ -22,23 +22,9 @@ describe('two service processes on one database', function () {
     const env = serviceEnv();
     runCli(env, 'createuser', 'alice', '--password', 'alicepass');
     [one, two] = await Promise.all([startService(env), startService(env)]);
-    const jar = new Map<string, string>();
-    const form = await fetch(`${one.base}/api-auth/login/`);
-    let cookie = cookies(form, jar);
-    const csrf = csrfFrom(await form.text());
-    const login = await fetch(`${one.base}/api-auth/login/`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ username: 'alice', password: 'alicepass', csrfmiddlewaretoken: csrf }),
-    });
-    expect(login.status).to.equal(302);
-    cookie = cookies(login, jar);
-    const page = await fetch(`${two.base}/snippets/`, { headers: { Cookie: cookie, Accept: 'text/html' } });
-    const html = await page.text();
-    expect(html).to.include('<span class="user">alice</span>');
-    const token = csrfFrom(html);
-    const created = await fetch(`${two.base}/snippets/`, { method: 'POST', headers: { Cookie: cookie, 'X-CSRFToken': token, 'Content-Type': 'application/json' }, body: '{"code":"across processes"}' });
+    const cookie = await loginThroughForm(one.base, 'alice', 'alicepass');
+    const { pageUser, created } = await createWithSession(two.base, cookie, 'across processes');
+    expect(pageUser).to.equal('alice');
     expect(created.status).to.equal(201);
     expect(((await created.json()) as { owner: string }).owner).to.equal('alice');
   });
