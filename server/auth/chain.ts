@@ -1,6 +1,7 @@
 // The authentication chain: the configured schemes in order, run first on every request.
 import type { RequestHandler, Response } from 'express';
-import { sendError, sendJson } from '../rest/respond';
+import { sendError } from '../rest/respond';
+import { sendThrottled } from './throttle';
 import { AuthenticationFailed, PermissionDenied, Throttled, type Requester, type Scheme } from './types';
 
 const ANONYMOUS: Requester = Object.freeze({ user: null, auth: null, scheme: null });
@@ -22,7 +23,7 @@ export function authenticationChain(schemes: readonly Scheme[]): RequestHandler 
     } catch (err) {
       if (err instanceof AuthenticationFailed) return denyUnauthenticated(res, err.message);
       if (err instanceof PermissionDenied) return sendError(res, 403, err.message);
-      if (err instanceof Throttled) return sendJson(res, 429, { detail: err.message, wait: err.wait }, { 'Retry-After': String(err.wait) });
+      if (err instanceof Throttled) return sendThrottled(res, err.wait);
       return next(err);
     }
     next();

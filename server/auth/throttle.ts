@@ -1,6 +1,6 @@
 // Throttling with rate-limiter-flexible: THROTTLE_ANON per address, THROTTLE_USER per user, and a stricter
 // limit on password checks (login page, token endpoints) per address and per username.
-import type { RequestHandler, Request } from 'express';
+import type { RequestHandler, Request, Response } from 'express';
 import { RateLimiterMemory, RateLimiterMySQL, RateLimiterRedis, RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import sqlite3 from 'sqlite3';
 import type { Config } from '../../src/config';
@@ -62,6 +62,16 @@ async function limiter(config: Config, rate: string, keyPrefix: string): Promise
   });
 }
 
+/** The spec's words for a refused request; the OAuth 2.0 token endpoint puts them beside its RFC fields. */
+export function throttledDetail(wait: number): string {
+  return `Request was throttled. Expected available in ${wait} seconds.`;
+}
+
+/** 429 with Retry-After and {"detail", "wait"}: every throttled answer of the API. */
+export function sendThrottled(res: Response, wait: number): void {
+  sendJson(res, 429, { detail: throttledDetail(wait), wait }, { 'Retry-After': String(wait) });
+}
+
 /** Seconds until a refused key may try again, or 0 when the point was granted. */
 async function consume(l: RateLimiterAbstract, key: string): Promise<number> {
   try {
@@ -87,11 +97,19 @@ export function createThrottle(config: Config): Throttle {
   };
   const anonLimiter = config.THROTTLE_ANON ? lazy(config.THROTTLE_ANON, 'anon') : undefined;
   const userLimiter = config.THROTTLE_USER ? lazy(config.THROTTLE_USER, 'user') : undefined;
-  const loginByAddress = config.THROTTLE_LOGIN ? lazy(config.THROTTLE_LOGIN, 'login_addr') : undefined;
-  const loginByUsername = config.THROTTLE_LOGIN ? lazy(config.THROTTLE_LOGIN, 'login_user') : undefined;
-  // Basic sends the password on every request, so only its failures count (at THROTTLE_LOGIN's rate).
-  const basicByAddress = config.THROTTLE_LOGIN ? lazy(config.THROTTLE_LOGIN, 'basic_addr') : undefined;
-  const basicByUsername = config.THROTTLE_LOGIN ? lazy(config.THROTTLE_LOGIN, 'basic_user') : undefined;
+  // Password checks count per address and per username at THROTTLE_LOGIN's rate; the longer wait of the two wins.
+  const perAddressAndUsername = (prefix: string) => {
+    if (!config.THROTTLE_LOGIN) return async () => 0;
+    const byAddress = lazy(config.THROTTLE_LOGIN, `${prefix}_addr`);
+    const byUsername = lazy(config.THROTTLE_LOGIN, `${prefix}_user`);
+    return async (req: Request, username: string, op: typeof consume) => {
+      const waits = await Promise.all([op(await byAddress(), `${req.ip}`), op(await byUsername(), username.toLowerCase())]);
+      return Math.max(...waits);
+    };
+  };
+  const logins = perAddressAndUsername('login');
+  // Basic sends the password on every request, so only its failures count.
+  const basicFailures = perAddressAndUsername('basic');
 
   return {
     requests: async (req, res, next) => {
@@ -101,24 +119,15 @@ export function createThrottle(config: Config): Throttle {
       try {
         const wait = await consume(await l, authed ? `u${authed.id}` : `a${req.ip}`);
         if (!wait) return next();
-        sendJson(res, 429, { detail: `Request was throttled. Expected available in ${wait} seconds.`, wait }, { 'Retry-After': String(wait) });
+        sendThrottled(res, wait);
       } catch (err) {
         next(err);
       }
     },
-    async credentials(req, username) {
-      if (!loginByAddress || !loginByUsername) return 0;
-      const [byAddress, byUsername] = await Promise.all([consume(await loginByAddress(), `${req.ip}`), consume(await loginByUsername(), username.toLowerCase())]);
-      return Math.max(byAddress, byUsername);
-    },
-    async failuresWait(req, username) {
-      if (!basicByAddress || !basicByUsername) return 0;
-      const [byAddress, byUsername] = await Promise.all([blocked(await basicByAddress(), `${req.ip}`), blocked(await basicByUsername(), username.toLowerCase())]);
-      return Math.max(byAddress, byUsername);
-    },
+    credentials: (req, username) => logins(req, username, consume),
+    failuresWait: (req, username) => basicFailures(req, username, blocked),
     async failed(req, username) {
-      if (!basicByAddress || !basicByUsername) return;
-      await Promise.all([consume(await basicByAddress(), `${req.ip}`), consume(await basicByUsername(), username.toLowerCase())]);
+      await basicFailures(req, username, consume);
     },
   };
 }

@@ -7,7 +7,7 @@ import { bufferBody, parseBody } from '../rest/body';
 import { HttpError } from '../rest/http-error';
 import { sendJson } from '../rest/respond';
 import { registerRoute } from '../urls';
-import type { Throttle } from './throttle';
+import { sendThrottled, type Throttle } from './throttle';
 
 const BAD_CREDENTIALS = { non_field_errors: ['Unable to log in with provided credentials.'] };
 
@@ -35,7 +35,7 @@ export function tokenIssueRoutes(path: string, throttle: Throttle): Router {
     const password = field(body, 'password', errors);
     if (Object.keys(errors).length) throw new HttpError(400, errors);
     const wait = await throttle.credentials(req, username);
-    if (wait) return sendJson(res, 429, { detail: `Request was throttled. Expected available in ${wait} seconds.`, wait }, { 'Retry-After': String(wait) });
+    if (wait) return sendThrottled(res, wait);
     const user = await checkCredentials(username, password);
     if (!user) throw new HttpError(400, BAD_CREDENTIALS);
     sendJson(res, 200, { token: await tokenFor(user) });

@@ -22,7 +22,7 @@ export class PermissionDenied extends Error {}
 /** Too many failed password checks for this address or username: 429 with Retry-After, before any check. */
 export class Throttled extends Error {
   constructor(readonly wait: number) {
-    super(`Request was throttled. Expected available in ${wait} seconds.`);
+    super(`throttled for ${wait} s`);
   }
 }
 

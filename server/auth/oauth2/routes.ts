@@ -2,7 +2,7 @@
 import express, { Router, type RequestHandler } from 'express';
 import type { Config } from '../../../src/config';
 import { registerRoute } from '../../urls';
-import type { Throttle } from '../throttle';
+import { throttledDetail, type Throttle } from '../throttle';
 import { authenticateOAuthClient } from './client-auth';
 import { tokenErrorHandler } from './errors';
 import { createOAuth2Server } from './server';
@@ -20,7 +20,7 @@ export function oauth2Routes(config: Config, throttle: Throttle): Router {
     const wait = grant === 'password' && typeof username === 'string' ? await throttle.credentials(req, username) : 0;
     if (!wait) return next();
     // The RFC's error fields for OAuth clients, and the service's throttle fields (spec) for everyone else.
-    const detail = `Request was throttled. Expected available in ${wait} seconds.`;
+    const detail = throttledDetail(wait);
     res.set('Retry-After', String(wait)).status(429).json({ error: 'slow_down', error_description: detail, detail, wait });
   };
   router.post(TOKEN_PATHS, ...body, authenticateOAuthClient, throttlePasswordGrant, server.token(), tokenErrorHandler);
