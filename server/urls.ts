@@ -15,6 +15,11 @@ export function registerRoute(name: string, template: string): void {
   );
 }
 
+/** A configured mount point (`api-auth`, `/api-auth/`…) as the path it names: one leading and one trailing slash. */
+export function mountPath(configured: string): string {
+  return `/${configured.replace(/^\/+|\/+$/g, '')}/`.replace(/^\/\/$/, '/');
+}
+
 /** The path of a named route (Django's `reverse`). */
 export function reverse(name: string, params: Params = {}): string {
   const build = registry.get(name);

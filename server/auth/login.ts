@@ -1,10 +1,10 @@
 // The browsable API's login and logout pages under API_AUTH_PREFIX, named framework:login and framework:logout.
 import { Router, type Request, type Response } from 'express';
-import { bufferBody, parseBody } from '../rest/body';
+import { readBody } from '../rest/body';
 import { checkCredentials } from '../../src/auth/users';
 import { html } from '../web/html';
 import { layout } from '../web/layout';
-import { registerRoute, reverse } from '../urls';
+import { mountPath, registerRoute, reverse } from '../urls';
 import { CSRF_FAILED, CSRF_FIELD, csrfToken, csrfValid } from './csrf';
 import type { Throttle } from './throttle';
 
@@ -29,20 +29,15 @@ ${opts.error ? html`<p class="error" id="login-error">${opts.error}</p>` : ''}
 }
 
 export function loginRoutes(prefix: string, throttle: Throttle): Router {
-  const base = `/${prefix.replace(/^\/+|\/+$/g, '')}`;
-  registerRoute('framework:login', `${base}/login/`);
-  registerRoute('framework:logout', `${base}/logout/`);
+  const base = mountPath(prefix);
+  registerRoute('framework:login', `${base}login/`);
+  registerRoute('framework:logout', `${base}logout/`);
   const router = Router({ strict: true });
-  // Read like every body here (the chain may have buffered it already, to check a session's CSRF token).
-  const formBody = async (req: Request, res: Response) => {
-    await bufferBody(req, res);
-    return parseBody(req);
-  };
 
-  router.get(`${base}/login/`, (req, res) => page(req, res, 200, { next: safeNext(req.query.next) }));
+  router.get(`${base}login/`, (req, res) => page(req, res, 200, { next: safeNext(req.query.next) }));
 
-  router.post(`${base}/login/`, async (req, res) => {
-    const body = await formBody(req, res);
+  router.post(`${base}login/`, async (req, res) => {
+    const body = await readBody(req, res);
     const next = safeNext(body.next);
     if (!csrfValid(req, body[CSRF_FIELD])) return page(req, res.status(403), 403, { next, error: CSRF_FAILED });
     const username = typeof body.username === 'string' ? body.username : '';
@@ -69,8 +64,8 @@ export function loginRoutes(prefix: string, throttle: Throttle): Router {
     });
   };
   // A session's POST got its CSRF check in the authentication chain already.
-  router.post(`${base}/logout/`, async (req, res) => logout(req, res, await formBody(req, res)));
+  router.post(`${base}logout/`, async (req, res) => logout(req, res, await readBody(req, res)));
   // GET logout, for old clients (the reference's logout link); SameSite=Lax keeps other sites from triggering it with a form.
-  router.get(`${base}/logout/`, (req, res) => logout(req, res));
+  router.get(`${base}logout/`, (req, res) => logout(req, res));
   return router;
 }

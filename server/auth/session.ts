@@ -6,7 +6,8 @@ import type { Config } from '../../src/config';
 import { select } from '../../src/reads';
 import type { AuthUser } from '../../src/auth/users';
 import { redisClient } from '../redis';
-import { bufferBody, mediaType, parseBody } from '../rest/body';
+import { mediaType, readBody } from '../rest/body';
+import { mountPath } from '../urls';
 import { sendError } from '../rest/respond';
 import { CSRF_FAILED, CSRF_FIELD, csrfValid } from './csrf';
 import { DatabaseSessionStore } from './session-store';
@@ -33,7 +34,7 @@ export function sessionMiddleware(config: Config): RequestHandler {
     // Secure when the request came over HTTPS (behind a proxy, with TRUST_PROXY).
     cookie: { httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: MAX_AGE_MS },
   });
-  const pages = `/${config.API_AUTH_PREFIX.replace(/^\/+|\/+$/g, '')}/`;
+  const pages = mountPath(config.API_AUTH_PREFIX);
   const cookie = `${SESSION_COOKIE}=`;
   // A store that cannot answer (Redis or the database down) is the service's trouble, not the client's: 503.
   const unavailable = (res: Response) => sendError(res, 503, 'Sessions are unavailable at the moment; try again shortly.', { 'Retry-After': '5' });
@@ -47,8 +48,7 @@ export function sessionMiddleware(config: Config): RequestHandler {
 /** The CSRF token of a form body, read early (the facade reads the same buffered body later). */
 async function formToken(req: Request, res: Response): Promise<unknown> {
   if (!FORMS.has(mediaType(req))) return undefined;
-  await bufferBody(req, res);
-  return (await parseBody(req))[CSRF_FIELD];
+  return (await readBody(req, res))[CSRF_FIELD];
 }
 
 export function sessionScheme(): Scheme {

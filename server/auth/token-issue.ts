@@ -3,10 +3,10 @@ import { Router, type Request } from 'express';
 import { checkCredentials } from '../../src/auth/users';
 import { tokenFor } from '../../src/auth/tokens';
 import { NOT_BLANK, REQUIRED } from '../../src/schemas/messages';
-import { bufferBody, parseBody } from '../rest/body';
+import { readBody } from '../rest/body';
 import { HttpError } from '../rest/http-error';
 import { sendJson } from '../rest/respond';
-import { registerRoute } from '../urls';
+import { mountPath, registerRoute } from '../urls';
 import { sendThrottled, type Throttle } from './throttle';
 
 const BAD_CREDENTIALS = { non_field_errors: ['Unable to log in with provided credentials.'] };
@@ -19,7 +19,7 @@ function field(body: Record<string, unknown>, name: string, errors: Record<strin
 }
 
 export function tokenIssueRoutes(path: string, throttle: Throttle): Router {
-  const route = `/${path.replace(/^\/+|\/+$/g, '')}/`;
+  const route = mountPath(path);
   registerRoute('api-token-auth', route);
   const router = Router({ strict: true });
   // The answer is JSON whatever the Accept header (spec: "always uses JSON").
@@ -28,8 +28,7 @@ export function tokenIssueRoutes(path: string, throttle: Throttle): Router {
   router.post(route, async (req, res) => {
     json(req);
     res.set('Allow', 'POST, OPTIONS');
-    await bufferBody(req, res);
-    const body = await parseBody(req);
+    const body = await readBody(req, res);
     const errors: Record<string, string[]> = {};
     const username = field(body, 'username', errors);
     const password = field(body, 'password', errors);

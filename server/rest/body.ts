@@ -79,6 +79,12 @@ export function mediaType(req: Request): string {
   return (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
+/** Buffers and parses the body: what every handler that reads a body does (buffering twice is harmless). */
+export async function readBody(req: Request, res: Response): Promise<Record<string, unknown>> {
+  await bufferBody(req, res);
+  return parseBody(req);
+}
+
 /** Reads the (already buffered) body of a write request into an object. */
 export async function parseBody(req: Request): Promise<Record<string, unknown>> {
   const raw: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);

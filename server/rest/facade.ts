@@ -3,7 +3,7 @@ import type { Request, RequestHandler } from 'express';
 import { NOT_AUTHENTICATED } from '../../src/errors';
 import { mayWriteSnippet } from '../../src/permissions';
 import { denyUnauthenticated } from '../auth/chain';
-import { bufferBody, parseBody } from './body';
+import { readBody } from './body';
 import { HttpError } from './http-error';
 import { notAcceptable } from './negotiate';
 import { invokeProcedure } from './invoke';
@@ -42,10 +42,7 @@ export function restFacade(): RequestHandler {
         return await streamSnippetList(req, res);
       }
       let body: Record<string, unknown> | undefined;
-      if (method === 'POST' || method === 'PUT') {
-        await bufferBody(req, res);
-        body = await parseBody(req);
-      }
+      if (method === 'POST' || method === 'PUT') body = await readBody(req, res);
       writeOutcome(res, method, await invokeProcedure(req, method, body));
     } catch (err) {
       next(err);
