@@ -49,6 +49,13 @@ export function openDatabase(config: Pick<Config, 'DATABASE_URL'> & Partial<Pick
   return sequelize;
 }
 
+/** The SQLite database file, or undefined for an in-memory database or MySQL/MariaDB. */
+export function sqliteFile(sequelize: Sequelize): string | undefined {
+  if (sequelize.getDialect() !== 'sqlite') return undefined;
+  const storage = (sequelize as unknown as { options: { storage?: string } }).options.storage;
+  return storage && storage !== ':memory:' ? storage : undefined;
+}
+
 export function database(): Sequelize {
   if (!current) throw new Error('openDatabase() has not been called');
   return current;
@@ -84,6 +91,6 @@ export async function migrate(sequelize: Sequelize = database()): Promise<string
     logger: undefined,
   });
   // Services started together (N machines, or tests) take turns; the second finds nothing left to apply.
-  const applied = await withMigrationLock(sequelize, () => umzug.up());
+  const applied = await withMigrationLock(sequelize, sqliteFile(sequelize), () => umzug.up());
   return applied.map((m) => m.name);
 }

@@ -6,10 +6,9 @@ const LOCK_NAME = 'snippets_migrate';
 const WAIT_SECONDS = 120;
 
 /** Runs `work` while holding the database's migration lock (a no-op for an in-memory database: one process). */
-export async function withMigrationLock<T>(sequelize: Sequelize, work: () => Promise<T>): Promise<T> {
+export async function withMigrationLock<T>(sequelize: Sequelize, sqliteFile: string | undefined, work: () => Promise<T>): Promise<T> {
   if (sequelize.getDialect() !== 'sqlite') return withMysqlLock(sequelize, work);
-  const storage = (sequelize as unknown as { options: { storage?: string } }).options.storage;
-  return !storage || storage === ':memory:' ? work() : withSqliteLock(`${storage}-migrate.lock`, work);
+  return sqliteFile ? withSqliteLock(`${sqliteFile}-migrate.lock`, work) : work();
 }
 
 /** MySQL/MariaDB: a named lock held by one pooled connection (a transaction pins it) while the work runs on others. */

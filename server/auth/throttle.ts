@@ -4,7 +4,7 @@ import type { RequestHandler, Request, Response } from 'express';
 import { RateLimiterMemory, RateLimiterMySQL, RateLimiterRedis, RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import sqlite3 from 'sqlite3';
 import type { Config } from '../../src/config';
-import { database } from '../../src/db';
+import { database, sqliteFile } from '../../src/db';
 import { redisClient, redisConnected } from '../redis';
 import { sendJson } from '../rest/respond';
 
@@ -46,14 +46,14 @@ async function limiter(config: Config, rate: string, keyPrefix: string): Promise
     });
   }
   const sequelize = database();
-  const storage = (sequelize as unknown as { options: { storage?: string } }).options.storage;
-  if (sequelize.getDialect() === 'sqlite' && (!storage || storage === ':memory:')) return new RateLimiterMemory(opts);
+  const file = sqliteFile(sequelize);
+  if (sequelize.getDialect() === 'sqlite' && !file) return new RateLimiterMemory(opts);
   return new Promise((resolve, reject) => {
     const ready = (err?: unknown) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(store));
     let store: RateLimiterAbstract;
     if (sequelize.getDialect() === 'sqlite') {
       // A connection of its own on the same file (WAL): the counters survive restarts and are shared by the workers.
-      const db = new sqlite3.Database(storage!);
+      const db = new sqlite3.Database(file!);
       db.configure('busyTimeout', 5000);
       store = new RateLimiterSQLite({ ...opts, storeClient: db, storeType: 'sqlite3' }, ready);
     } else {

@@ -18,16 +18,16 @@ async function accountByUsername(username: string): Promise<Account | undefined>
   return row;
 }
 
-/**
- * The user whose password matches, or null; unknown usernames cost the same as wrong passwords.
- * A pair verified in the last minute is accepted on a keyed-hash match while the stored hash is
- * unchanged, so a password change (in any process) ends it at once.
- */
 /** Whether this exact pair passed a check within the cache's TTL (Basic skips the guessing guard for it). */
 export function recentlyVerified(username: string, password: string): boolean {
   return recallVerified(credentialKey(username, password)) !== undefined;
 }
 
+/**
+ * The user whose password matches, or null; unknown usernames cost the same as wrong passwords.
+ * A pair verified in the last minute is accepted on a keyed-hash match while the stored hash is
+ * unchanged, so a password change (in any process) ends it at once.
+ */
 export async function checkCredentials(username: string, password: string): Promise<AuthUser | null> {
   const key = credentialKey(username, password);
   const account = await accountByUsername(username);
