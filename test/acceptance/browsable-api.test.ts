@@ -59,4 +59,10 @@ describe('browsable API pages', () => {
     for (const [, src] of res.text.matchAll(/(?:src|href)="(\/static\/[^"]+)"/g)) await api().get(src!).expect(200);
     expect(res.text).not.to.match(/(?:src|href)="https?:/);
   });
+
+  it('GET /favicon.ico answers the SVG icon, not a 404 (browsers ask on every page, the highlight view too)', async () => {
+    const res = await api().get('/favicon.ico').expect(200);
+    expect(res.headers['content-type']).to.match(/^image\/svg\+xml/);
+    expect(res.text ?? res.body.toString()).to.include('<svg');
+  });
 });
