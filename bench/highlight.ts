@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { Presets, SingleBar } from 'cli-progress';
 import hljs from 'highlight.js';
 import { closeHighlighter, configureHighlighter, renderHighlighted, renderPlain } from '../src/highlight';
+import { markdownTable } from './table';
 
 const FIXTURES = path.join(__dirname, 'fixtures'); // <highlight.js language>.txt, ~200 lines each
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 1); // measured time per language, after a warm-up
@@ -34,10 +35,6 @@ const INPUTS: [name: string, code: string][] = [
   ['\\n\\n\\n… (empty lines)', fill('', '\n')],
 ];
 
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  return rows.map((row) => '| ' + row.map((c, i) => c.padEnd(widths[i]!)).join(' | ') + ' |').join('\n');
-}
 
 /** BENCH_LANGUAGES=python,java (names or aliases), or every highlight.js language. */
 function languages(): string[] {
@@ -73,7 +70,7 @@ function throughput(selected: Set<string>): void {
     rows.push([language, String(code.split('\n').length - 1), (bytes / 1024).toFixed(1), perSecond.toFixed(0), ((bytes * perSecond) / 1e6).toFixed(2), (elapsed / renders).toFixed(2)]);
   }
   console.log(`## Throughput: highlight.js ${hljs.versionString} in-process, ${SECONDS} s per language\n`);
-  console.log(rows.length > 1 ? table(rows) : '(no fixture for the selected languages)');
+  console.log(rows.length > 1 ? markdownTable(rows) : '(no fixture for the selected languages)');
 }
 
 interface Timing {
@@ -126,7 +123,7 @@ async function adversarial(selected: string[]): Promise<boolean> {
   const limit = TIMEOUT_MS + MARGIN_MS;
   const ok = worst.ms <= limit;
   console.log(`\n## Adversarial input: ${selected.length} languages × ${INPUTS.length} inputs through the pool (${WORKERS} workers, deadline ${TIMEOUT_MS} ms)\n`);
-  console.log(table(rows));
+  console.log(markdownTable(rows));
   console.log(`\n${timings.filter((t) => t.plain).length} of ${timings.length} renders hit the deadline, in ${hits.size} languages:`);
   console.log([...hits].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([l, n]) => `${l} ${n}`).join(', ') || '(none)');
   console.log(`max wall time ${worst.ms.toFixed(0)} ms (${worst.language}, ${worst.input}): ${ok ? '≤' : 'ABOVE'} deadline + margin = ${limit} ms`);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { runScenario, type Result, type Scenario } from './load';
 import { cli, startBaseline, startService, stop, waitForHttp } from './service';
 import { listRun } from './list-run';
+import { markdownTable } from './table';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -17,8 +18,7 @@ function table(results: Result[], baseline: number): string {
   for (const r of results) {
     rows.push([r.name, r.rps.toFixed(0), String(r.p50), String(r.p99), String(r.errors), r.peakRssMb.toFixed(0), `${((r.rps / baseline) * 100).toFixed(0)}%`]);
   }
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  return rows.map((row) => '| ' + row.map((c, i) => c.padEnd(widths[i]!)).join(' | ') + ' |').join('\n');
+  return markdownTable(rows);
 }
 
 async function main(): Promise<void> {
