@@ -3,8 +3,7 @@ import { parseArgs } from 'node:util';
 import { UniqueConstraintError } from 'sequelize';
 import { createConsumer, createToken, KEY_PATTERN, SECRET_LENGTH } from '../../src/auth/oauth1';
 import { migrate, openDatabase } from '../../src/db';
-import { select } from '../../src/reads';
-import { CommandError, type Command } from './types';
+import { CommandError, existingUser, type Command } from './types';
 
 export const createconsumer: Command = {
   name: 'createconsumer',
@@ -42,9 +41,7 @@ export const createoauth1token: Command = {
     if (!username || positionals.length > 1 || !values.consumer) throw new CommandError(`usage: snippets ${this.usage}`);
     openDatabase(config);
     await migrate();
-    const [user] = await select<{ id: number; username: string }>('SELECT id, username FROM users WHERE username = ?', [username]);
-    if (!user) throw new CommandError(`User "${username}" does not exist.`);
-    const token = await createToken(user, values.consumer);
+    const token = await createToken(await existingUser(username), values.consumer);
     if (!token) throw new CommandError(`Consumer "${values.consumer}" does not exist.`);
     out(`oauth_token=${token.key}`);
     out(`oauth_token_secret=${token.secret}`);

@@ -4,8 +4,7 @@ import { UniqueConstraintError } from 'sequelize';
 import { createClient } from '../../src/auth/oauth2';
 import { tokenFor } from '../../src/auth/tokens';
 import { migrate, openDatabase } from '../../src/db';
-import { select } from '../../src/reads';
-import { CommandError, type Command } from './types';
+import { CommandError, existingUser, type Command } from './types';
 
 export const createtoken: Command = {
   name: 'createtoken',
@@ -16,9 +15,7 @@ export const createtoken: Command = {
     if (!username || positionals.length > 1) throw new CommandError(`usage: snippets ${this.usage}`);
     openDatabase(config);
     await migrate();
-    const [user] = await select<{ id: number; username: string }>('SELECT id, username FROM users WHERE username = ?', [username]);
-    if (!user) throw new CommandError(`User "${username}" does not exist.`);
-    out(await tokenFor(user));
+    out(await tokenFor(await existingUser(username)));
     return 0;
   },
 };

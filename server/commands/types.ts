@@ -1,6 +1,8 @@
 // What an admin command is: a name, a usage line, and a run that returns the exit code.
+import type { AuthUser } from '../../src/auth/users';
 import type { Config } from '../../src/config';
 import type { Logger } from '../../src/log';
+import { select } from '../../src/reads';
 
 export interface CommandContext {
   config: Config;
@@ -17,3 +19,10 @@ export interface Command {
 
 /** A user-facing failure: printed as one line, exit code 1. */
 export class CommandError extends Error {}
+
+/** The user a command names, or the one-line failure every command gives for an unknown one. */
+export async function existingUser(username: string): Promise<AuthUser> {
+  const [user] = await select<AuthUser>('SELECT id, username FROM users WHERE username = ?', [username]);
+  if (!user) throw new CommandError(`User "${username}" does not exist.`);
+  return user;
+}
