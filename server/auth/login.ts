@@ -6,6 +6,7 @@ import { html } from '../web/html';
 import { layout } from '../web/layout';
 import { mountPath, registerRoute, reverse } from '../urls';
 import { CSRF_FAILED, CSRF_FIELD, csrfToken, csrfValid } from './csrf';
+import { SESSION_COOKIE } from './session';
 import type { Throttle } from './throttle';
 
 const BAD_LOGIN = 'Please enter a correct username and password. Note that both fields may be case-sensitive.';
@@ -59,7 +60,7 @@ export function loginRoutes(prefix: string, throttle: Throttle): Router {
   const logout = (req: Request, res: Response, body: Record<string, unknown> = {}) => {
     const next = safeNext(req.query.next ?? body.next);
     req.session.destroy(() => {
-      res.clearCookie('sessionid', { path: '/' });
+      res.clearCookie(SESSION_COOKIE, { path: '/' });
       res.redirect(302, next);
     });
   };

@@ -1,14 +1,14 @@
 // The security schemes of the document, one per configured authentication scheme, in the chain's order.
 import type { SecurityRequirementObject, SecuritySchemeObject } from 'openapi3-ts/oas31';
 import type { Config } from '../../src/config';
+import { TOKEN_PATHS } from '../auth/oauth2/routes';
+import { SESSION_COOKIE } from '../auth/session';
+import { mountPath } from '../urls';
 
 export type SecurityOptions = Pick<Config, 'AUTH_SCHEMES' | 'TOKEN_AUTH_PATH'>;
 
 /** The OAuth2 token endpoint (spec: fixed path, under the `oauth2` namespace). */
-export const OAUTH2_TOKEN_URL = '/oauth2/access_token/';
-
-/** Django's session cookie name, which the session scheme keeps (DESIGN §5). */
-export const SESSION_COOKIE = 'sessionid';
+const OAUTH2_TOKEN_URL = TOKEN_PATHS[0]!;
 
 function schemeObject(name: SecurityOptions['AUTH_SCHEMES'][number], options: SecurityOptions): SecuritySchemeObject {
   switch (name) {
@@ -22,7 +22,7 @@ function schemeObject(name: SecurityOptions['AUTH_SCHEMES'][number], options: Se
         name: 'Authorization',
         description:
           `Send \`Authorization: Token <key>\` (the literal word \`Token\`, a space, then the key). ` +
-          `POST username and password to \`/${options.TOKEN_AUTH_PATH}\` to get the key.`,
+          `POST username and password to \`${mountPath(options.TOKEN_AUTH_PATH)}\` to get the key.`,
       };
     case 'oauth2':
       return {
