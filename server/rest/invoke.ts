@@ -1,6 +1,5 @@
 // Calls a procedure through trpc-to-openapi and captures its answer, so the facade decides how it is written.
 import { EventEmitter } from 'node:events';
-import type { IncomingHttpHeaders } from 'node:http';
 import type { Request } from 'express';
 import type { TRPCError } from '@trpc/server';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
@@ -12,18 +11,33 @@ export type Outcome =
   | { ok: true; status: number; json: string | undefined; context: Context }
   | { ok: false; status: number; error: TRPCError };
 
-/** The request the adapter sees: the real method/URL/headers, and the body we already parsed. */
-class AdapterRequest extends EventEmitter {
-  constructor(
-    readonly method: string,
-    readonly url: string,
-    readonly headers: IncomingHttpHeaders,
-    readonly body: unknown,
-    readonly context: Context,
-    readonly socket: Request['socket'],
-  ) {
-    super();
-  }
+/** A signal that never fires: a procedure runs to its end even when its client has hung up (see inflight.ts). */
+const NEVER_ABORTED = new AbortController().signal;
+
+interface AdapterRequest {
+  method: string;
+  url: string;
+  body: unknown;
+  context: Context;
+}
+
+/**
+ * The request the adapter sees: the real method and URL, and the body we already parsed (JSON, a form or
+ * multipart), handed over as JSON. It is a Fetch Request in shape: handed a Node request, trpc-to-openapi
+ * builds a whole undici Request and AbortController per call only to read a `signal`, which was a sixth of a
+ * GET's time. As a Request, the adapter reads `headers.get()`, `body` and `signal` from it as they are.
+ */
+function adapterRequest(method: string, url: string, body: unknown, context: Context): AdapterRequest {
+  const contentType = body === undefined ? null : 'application/json';
+  return Object.create(globalThis.Request.prototype, {
+    method: { value: method },
+    url: { value: url },
+    headers: { value: { get: (name: string) => (name.toLowerCase() === 'content-type' ? contentType : null) } },
+    body: { value: body },
+    signal: { value: NEVER_ABORTED },
+    context: { value: context },
+    query: { value: undefined, writable: true },
+  }) as AdapterRequest;
 }
 
 /** Collects what the adapter writes instead of sending it. */
@@ -50,12 +64,8 @@ const handler = createOpenApiNodeHttpHandler({
 } as never) as unknown as (req: AdapterRequest, res: CapturedResponse) => Promise<void>;
 
 export async function invokeProcedure(req: Request, method: string, body?: Record<string, unknown>): Promise<Outcome> {
-  // The adapter reads only these two headers (it turns every header it is given into a Fetch Headers
-  // object, per request); the body, parsed from JSON, a form or multipart already, is handed over as JSON.
-  const headers: IncomingHttpHeaders = { host: req.headers.host };
-  if (body) headers['content-type'] = 'application/json';
   const context = requestContext(req);
-  const adapterReq = new AdapterRequest(method, req.originalUrl, headers, body, context, req.socket);
+  const adapterReq = adapterRequest(method, req.originalUrl, body, context);
   const res = new CapturedResponse();
   await handler(adapterReq, res);
   const error = errors.get(adapterReq);
