@@ -28,7 +28,7 @@ export function restFacade(): RequestHandler {
     const match = matchRoute(req.path);
     if (!match) return next();
     const { route, pk } = match;
-    res.set('Allow', allowedMethods(route).join(', '));
+    res.setHeader('Allow', allowedMethods(route).join(', '));
     try {
       if (!res.locals.format) throw notAcceptable(res);
       if (req.method === 'OPTIONS') return sendJson(res, 200, metadata(route, await writableActions(req, route, pk)));

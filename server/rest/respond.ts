@@ -1,5 +1,7 @@
 // Writing API responses in the negotiated format: JSON, or the browsable HTML page for browsers.
 import type { Response } from 'express';
+import etag from 'etag';
+import fresh from 'fresh';
 import { renderApiPage } from '../web/api-page';
 
 export type Headers = Record<string, string>;
@@ -8,18 +10,41 @@ function wantsHtml(res: Response): boolean {
   return res.locals.format === 'html';
 }
 
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Ends the response with a text body, as Express's `res.send` would, in fewer steps (it is on every answer):
+ * `Content-Length`, a weak `ETag` on a successful GET or HEAD and 304 when `If-None-Match` matches it, no body for
+ * HEAD. The body goes to `end()` as a string, so Node writes the head and the body in one syscall.
+ */
+export function sendText(res: Response, status: number, contentType: string, body: string): void {
+  const { method, headers } = res.req;
+  res.statusCode = status;
+  if ((method === 'GET' || method === 'HEAD') && status >= 200 && status < 300) {
+    const tag = etag(body, { weak: true });
+    res.setHeader('ETag', tag);
+    if (fresh(headers, { etag: tag })) {
+      res.statusCode = 304;
+      return void res.end();
+    }
+  }
+  res.setHeader('Content-Type', contentType);
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(method === 'HEAD' ? undefined : body);
+}
+
 /** Sends a JSON body already serialised (the fast path for the adapter's output). */
 export function sendJsonText(res: Response, status: number, json: string, headers: Headers = {}): void {
-  res.status(status).set(headers);
+  for (const name in headers) res.setHeader(name, headers[name]!);
   if (wantsHtml(res)) {
     void renderApiPage(res.req, res, status, JSON.parse(json)).then(
-      (page) => res.type('html').send(page),
+      (page) => res.status(status).type('html').send(page),
       // A page that cannot be rendered still answers, in JSON.
-      () => res.type('application/json').send(json),
+      () => sendText(res, status, JSON_TYPE, json),
     );
     return;
   }
-  res.type('application/json').send(json);
+  sendText(res, status, JSON_TYPE, json);
 }
 
 export function sendJson(res: Response, status: number, body: unknown, headers: Headers = {}): void {

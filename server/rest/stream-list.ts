@@ -2,6 +2,7 @@
 import type { Request, Response } from 'express';
 import { snippetBatches } from '../../src/representations';
 import type { Snippet } from '../../src/schemas/snippet';
+import { JSON_TYPE, sendText } from './respond';
 
 /** About 1 MB of 10 KB snippets per batch: memory stays flat however long the list is. */
 const BATCH = 100;
@@ -12,9 +13,9 @@ export async function streamSnippetList(req: Request, res: Response): Promise<vo
   const batches = snippetBatches(BATCH);
   const first = await batches.next();
   const { items, more } = first.done ? { items: [], more: false } : first.value;
+  if (!more) return sendText(res, 200, JSON_TYPE, `[${serialize(items)}]`);
   res.status(200).type('application/json');
   if (req.method === 'HEAD') return void res.end();
-  if (!more) return void res.send(`[${serialize(items)}]`);
   try {
     res.write(`[${serialize(items)}`);
     for await (const batch of batches) {
