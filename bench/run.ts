@@ -72,7 +72,11 @@ async function main(): Promise<void> {
     }
     await stop(baselineProc);
     await stop(service);
-    console.log(`\n${CONNECTIONS} connections, ${DURATION} s each, loopback, SQLite, node ${process.version}${token ? '' : ' (no token endpoint: Token scenarios skipped)'}\n`);
+    const processes = Number(process.env.WEB_CONCURRENCY || 1);
+    console.log(
+      `\n${CONNECTIONS} connections, ${DURATION} s each, loopback, SQLite, node ${process.version}, ` +
+        `${processes} process${processes > 1 ? 'es' : ''} for the service and for the baseline${token ? '' : ' (no token endpoint: Token scenarios skipped)'}\n`,
+    );
     console.log(table(results, results[0]!.rps));
     console.log(await listRun(dir, env));
   } finally {
