@@ -1,7 +1,6 @@
 // GET /snippets/ in JSON without paging: the array streamed from the database in keyset batches, with back-pressure.
 import type { Request, Response } from 'express';
-import { snippetBatches } from '../../src/representations';
-import type { Snippet } from '../../src/schemas/snippet';
+import { snippetJsonBatches } from '../../src/representations';
 import { JSON_TYPE, sendText } from './respond';
 
 /** About 1 MB of 10 KB snippets per batch: memory stays flat however long the list is. */
@@ -10,28 +9,23 @@ const BATCH = 100;
 export async function streamSnippetList(req: Request, res: Response): Promise<void> {
   // The first batch is read before the status, so a failing query is a clean error. A list of one batch (the
   // read tells, with no second query) goes out in one write with a length; a longer one streams.
-  const batches = snippetBatches(BATCH);
+  const batches = snippetJsonBatches(BATCH);
   const first = await batches.next();
-  const { items, more } = first.done ? { items: [], more: false } : first.value;
-  if (!more) return sendText(res, 200, JSON_TYPE, `[${serialize(items)}]`);
+  const { json, more } = first.done ? { json: '', more: false } : first.value;
+  if (!more) return sendText(res, 200, JSON_TYPE, `[${json}]`);
   res.status(200).type('application/json');
   if (req.method === 'HEAD') return void res.end();
   try {
-    res.write(`[${serialize(items)}`);
+    res.write(`[${json}`);
     for await (const batch of batches) {
       if (res.destroyed) return; // the client went away: stop reading
-      if (batch.items.length && !res.write(`,${serialize(batch.items)}`)) await drainedOrClosed(res);
+      if (batch.json && !res.write(`,${batch.json}`)) await drainedOrClosed(res);
     }
     res.end(']');
   } catch (err) {
     // The status is sent already: cut the response so the client sees it incomplete, never a valid-looking list.
     res.destroy(err as Error);
   }
-}
-
-/** A batch as the inside of a JSON array. */
-function serialize(batch: Snippet[]): string {
-  return batch.map((snippet) => JSON.stringify(snippet)).join(',');
 }
 
 /** Resolves when the socket can take more, or is gone; removes both listeners either way (a list has thousands of waits). */

@@ -31,6 +31,22 @@ describe('/snippets/', () => {
       expect(res.text).not.to.include('highlighted');
       expect(res.text).not.to.include('created');
     });
+
+    it('lists each snippet exactly as GET /snippets/<pk>/ represents it, whatever characters it holds', async () => {
+      const awkward = 'q"uote\\back\u0000\u0001\u001f\t\r\n\u2028\u2029 </script> 😀 é \ud7ff\ue000';
+      const sent = [
+        { title: awkward.replace('\u0000', ''), code: awkward.replace('\u0000', ''), linenos: true, language: 'js', style: 'monokai' },
+        { code: '   leading and trailing   \n\n', linenos: false },
+      ];
+      const ids: number[] = [];
+      for (const body of sent) ids.push((await api().post('/snippets/').set('Authorization', basic('alice')).send(body).expect(201)).body.id);
+      const list = await api().get('/snippets/').expect(200);
+      const details = await Promise.all(ids.map(async (id) => (await api().get(`/snippets/${id}/`).expect(200)).body));
+      expect(list.body).to.deep.equal(details);
+      for (const s of list.body) expect(Object.keys(s)).to.deep.equal(KEYS);
+      expect(list.body[0].linenos).to.equal(true);
+      expect(list.body[1].linenos).to.equal(false);
+    });
   });
 
   describe('HEAD', () => {
