@@ -49,23 +49,28 @@ function decodeCursor(cursor: string): Key {
   throw new InvalidCursor('Invalid cursor');
 }
 
-/** Up to `limit + 1` rows of `columns` (which include `s.id`) and `created` after a key, in list order (keyset paging: a page never skips or repeats a snippet, whatever is added meanwhile). */
-function rowsAfter<T>(columns: string, after: Key | undefined, limit: number): Promise<(T & Key)[]> {
-  return after
-    ? select<T & Key>(
+/**
+ * Up to `limit` rows of `columns` (which include `s.id`) after a key, in list order, the key of the last one, and
+ * whether more follow: one query, which reads one row more. Keyset paging: a page never skips or repeats a snippet,
+ * whatever is added meanwhile.
+ */
+async function rowsAfter<T>(columns: string, after: Key | undefined, limit: number): Promise<{ rows: T[]; last?: Key; more: boolean }> {
+  const rows = after
+    ? await select<T & Key>(
         `SELECT ${columns}, s.created ${SNIPPET_FROM} WHERE s.created > ? OR (s.created = ? AND s.id > ?) ORDER BY s.created, s.id LIMIT ?`,
         [after.created, after.created, after.id, limit + 1],
       )
-    : select<T & Key>(`SELECT ${columns}, s.created ${SNIPPET_FROM} ORDER BY s.created, s.id LIMIT ?`, [limit + 1]);
-}
-
-/** Up to `limit` snippets after a key, the key of the last one, and whether more follow (one query: it reads one row more). */
-export async function snippetsAfter(after: Key | undefined, limit: number): Promise<{ items: Snippet[]; last?: Key; more: boolean }> {
-  const rows = await rowsAfter<SnippetRow>(SNIPPET_COLUMNS, after, limit);
+    : await select<T & Key>(`SELECT ${columns}, s.created ${SNIPPET_FROM} ORDER BY s.created, s.id LIMIT ?`, [limit + 1]);
   const more = rows.length > limit;
   if (more) rows.length = limit;
   const last = rows[rows.length - 1];
-  return { items: rows.map(toSnippet), last: last && { created: last.created, id: last.id }, more };
+  return { rows, last: last && { created: last.created, id: last.id }, more };
+}
+
+/** Up to `limit` snippets after a key, the key of the last one, and whether more follow. */
+export async function snippetsAfter(after: Key | undefined, limit: number): Promise<{ items: Snippet[]; last?: Key; more: boolean }> {
+  const { rows, last, more } = await rowsAfter<SnippetRow>(SNIPPET_COLUMNS, after, limit);
+  return { items: rows.map(toSnippet), last, more };
 }
 
 /**
@@ -80,11 +85,8 @@ async function snippetJsonAfter(after: Key | undefined, limit: number): Promise<
     const { items, last, more } = await snippetsAfter(after, limit);
     return { json: items.map((item) => JSON.stringify(item)).join(','), last, more };
   }
-  const rows = await rowsAfter<{ json: string }>(SNIPPET_JSON, after, limit);
-  const more = rows.length > limit;
-  if (more) rows.length = limit;
-  const last = rows[rows.length - 1];
-  return { json: rows.map((row) => row.json).join(','), last: last && { created: last.created, id: last.id }, more };
+  const { rows, last, more } = await rowsAfter<{ json: string }>(SNIPPET_JSON, after, limit);
+  return { json: rows.map((row) => row.json).join(','), last, more };
 }
 
 /** One page for `?limit=N&cursor=…`; `next` is absent on the last page. */
