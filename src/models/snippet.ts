@@ -17,9 +17,6 @@ export class Snippet extends Model<InferAttributes<Snippet>, InferCreationAttrib
   declare owner?: NonAttribute<User>;
 }
 
-/** The columns of a representation: `highlighted` can be megabytes and is never read for one. */
-export const REPRESENTATION_ATTRIBUTES = ['id', 'title', 'code', 'linenos', 'language', 'style', 'ownerId'] as const;
-
 export function initSnippet(sequelize: Sequelize): void {
   Snippet.init(
     {

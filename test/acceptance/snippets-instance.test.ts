@@ -70,6 +70,14 @@ describe('/snippets/<pk>/', () => {
         expect(res.body).to.deep.equal({ id, owner: 'alice', title: 'to edit', code: 'y = 3', linenos: true, language: 'c', style: 'monokai' });
       });
 
+      it('renders the highlighted document again from the new code and the stored fields it did not send', async () => {
+        await api().put(`/snippets/${id}/`).set('Authorization', basic('alice')).send({ code: 'int changed_name = 3;' }).expect(200);
+        const page = await api().get(`/snippets/${id}/highlight/`).expect(200);
+        expect(page.text).to.include('changed_name').and.include('<title>to edit</title>');
+        expect(page.text).to.include('class="linenos"'); // linenos stayed true
+        expect(page.text).not.to.include('x = 1');
+      });
+
       it('responds 400 {"code":["This field is required."]} without code, changing nothing', async () => {
         const res = await api().put(`/snippets/${id}/`).set('Authorization', basic('alice')).send({ title: 'no code' }).expect(400);
         expect(res.body).to.deep.equal({ code: ['This field is required.'] });
