@@ -79,14 +79,14 @@ export async function snippetsAfter(after: Key | undefined, limit: number): Prom
  */
 const SNIPPET_JSON = `json_object('id', s.id, 'owner', u.username, 'title', s.title, 'code', s.code, 'linenos', json(CASE WHEN s.linenos THEN 'true' ELSE 'false' END), 'language', s.language, 'style', s.style) AS json, s.id`;
 
-/** As snippetsAfter, with the snippets as the inside of a JSON array (`{…},{…}`). */
-async function snippetJsonAfter(after: Key | undefined, limit: number): Promise<{ json: string; last?: Key; more: boolean }> {
+/** As snippetsAfter, with each snippet as its JSON text. */
+async function snippetJsonAfter(after: Key | undefined, limit: number): Promise<{ json: string[]; last?: Key; more: boolean }> {
   if (database().getDialect() !== 'sqlite') {
     const { items, last, more } = await snippetsAfter(after, limit);
-    return { json: items.map((item) => JSON.stringify(item)).join(','), last, more };
+    return { json: items.map((item) => JSON.stringify(item)), last, more };
   }
   const { rows, last, more } = await rowsAfter<{ json: string }>(SNIPPET_JSON, after, limit);
-  return { json: rows.map((row) => row.json).join(','), last, more };
+  return { json: rows.map((row) => row.json), last, more };
 }
 
 /** One page for `?limit=N&cursor=…`; `next` is absent on the last page. */
@@ -95,8 +95,8 @@ export async function snippetPage(limit: number, cursor?: string): Promise<{ ite
   return { items, next: more && last ? encodeCursor(last) : undefined };
 }
 
-/** The whole list as JSON in keyset batches, for streaming it without holding it in memory; `more` says whether another follows. */
-export async function* snippetJsonBatches(batchSize: number): AsyncGenerator<{ json: string; more: boolean }> {
+/** The whole list in keyset batches of snippets' JSON texts, for streaming it without holding it in memory; `more` says whether another follows. */
+export async function* snippetJsonBatches(batchSize: number): AsyncGenerator<{ json: string[]; more: boolean }> {
   let after: Key | undefined;
   for (;;) {
     const { json, last, more } = await snippetJsonAfter(after, batchSize);

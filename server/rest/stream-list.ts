@@ -11,21 +11,37 @@ export async function streamSnippetList(req: Request, res: Response): Promise<vo
   // read tells, with no second query) goes out in one write with a length; a longer one streams.
   const batches = snippetJsonBatches(BATCH);
   const first = await batches.next();
-  const { json, more } = first.done ? { json: '', more: false } : first.value;
-  if (!more) return sendText(res, 200, JSON_TYPE, `[${json}]`);
+  const { json, more } = first.done ? { json: [], more: false } : first.value;
+  if (!more) return sendText(res, 200, JSON_TYPE, `[${json.join(',')}]`);
   res.status(200).type('application/json');
   if (req.method === 'HEAD') return void res.end();
   try {
-    res.write(`[${json}`);
+    res.write('[');
+    if (!writeEach(res, json, true)) await drainedOrClosed(res);
     for await (const batch of batches) {
       if (res.destroyed) return; // the client went away: stop reading
-      if (batch.json && !res.write(`,${batch.json}`)) await drainedOrClosed(res);
+      if (!writeEach(res, batch.json, false)) await drainedOrClosed(res);
     }
     res.end(']');
   } catch (err) {
     // The status is sent already: cut the response so the client sees it incomplete, never a valid-looking list.
     res.destroy(err as Error);
   }
+}
+
+/**
+ * Writes a batch snippet by snippet, corked into one socket write: joining a batch first made a megabyte-long string
+ * per batch, and with those the heap kept growing over repeated long lists. Returns false when the socket is full.
+ */
+function writeEach(res: Response, snippets: string[], first: boolean): boolean {
+  res.cork();
+  let ok = true;
+  snippets.forEach((snippet, i) => {
+    if (!first || i > 0) res.write(',');
+    ok = res.write(snippet);
+  });
+  res.uncork();
+  return ok;
 }
 
 /** Resolves when the socket can take more, or is gone; removes both listeners either way (a list has thousands of waits). */
