@@ -59,7 +59,7 @@ export const snippetsRouter = router({
     .input(SnippetId)
     .output(z.string())
     .query(async ({ input }) => {
-      const row = await SnippetModel.findByPk(input.id, { attributes: ['highlighted'] });
+      const [row] = await select<{ highlighted: string }>('SELECT highlighted FROM snippets WHERE id = ?', [input.id]);
       if (!row) throw notFound();
       return row.highlighted;
     }),
