@@ -1,5 +1,4 @@
 // Calls a procedure through trpc-to-openapi and captures its answer, so the facade decides how it is written.
-import { EventEmitter } from 'node:events';
 import type { Request } from 'express';
 import type { TRPCError } from '@trpc/server';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
@@ -40,17 +39,15 @@ function adapterRequest(method: string, url: string, body: unknown, context: Con
   }) as AdapterRequest;
 }
 
-/** Collects what the adapter writes instead of sending it. */
-class CapturedResponse extends EventEmitter {
+/** Collects what the adapter writes instead of sending it (it sets a status and headers, then ends with the JSON). */
+class CapturedResponse {
   statusCode = 200;
-  writableEnded = false;
   json: string | undefined;
   setHeader(): this {
     return this;
   }
   end(chunk?: string): this {
     this.json = chunk;
-    this.writableEnded = true;
     return this;
   }
 }
