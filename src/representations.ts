@@ -1,10 +1,21 @@
 // The representations read straight from the tables: one query per list, owner names joined, `highlighted` never read.
 import { database } from './db';
 import { select } from './reads';
-import type { Snippet } from './schemas/snippet';
+import { Snippet } from './schemas/snippet';
 import type { User } from './schemas/user';
 
-const SNIPPET_COLUMNS = 's.id, u.username AS owner, s.title, s.code, s.linenos, s.language, s.style';
+/** Each key of the representation, from the tables; the keys are listed in the schema's (the spec's) order. */
+const SQL_OF: Record<keyof Snippet, string> = {
+  id: 's.id',
+  owner: 'u.username',
+  title: 's.title',
+  code: 's.code',
+  linenos: 's.linenos',
+  language: 's.language',
+  style: 's.style',
+};
+const KEYS = Object.keys(Snippet.shape) as (keyof Snippet)[];
+const SNIPPET_COLUMNS = KEYS.map((key) => `${SQL_OF[key]} AS ${key}`).join(', ');
 const SNIPPET_FROM = 'FROM snippets s JOIN users u ON u.id = s.owner_id';
 
 type SnippetRow = Omit<Snippet, 'linenos'> & { linenos: number | boolean };
@@ -68,7 +79,7 @@ async function rowsAfter<T>(columns: string, after: Key | undefined, limit: numb
 }
 
 /** Up to `limit` snippets after a key, the key of the last one, and whether more follow. */
-export async function snippetsAfter(after: Key | undefined, limit: number): Promise<{ items: Snippet[]; last?: Key; more: boolean }> {
+async function snippetsAfter(after: Key | undefined, limit: number): Promise<{ items: Snippet[]; last?: Key; more: boolean }> {
   const { rows, last, more } = await rowsAfter<SnippetRow>(SNIPPET_COLUMNS, after, limit);
   return { items: rows.map(toSnippet), last, more };
 }
@@ -77,7 +88,7 @@ export async function snippetsAfter(after: Key | undefined, limit: number): Prom
  * SQLite writes each representation as JSON itself, keys in the spec's order (MySQL's JSON_OBJECT sorts its keys, so
  * there the rows are serialised here): the long list then builds no object per snippet.
  */
-const SNIPPET_JSON = `json_object('id', s.id, 'owner', u.username, 'title', s.title, 'code', s.code, 'linenos', json(CASE WHEN s.linenos THEN 'true' ELSE 'false' END), 'language', s.language, 'style', s.style) AS json, s.id`;
+const SNIPPET_JSON = `json_object(${KEYS.map((key) => `'${key}', ${key === 'linenos' ? "json(CASE WHEN s.linenos THEN 'true' ELSE 'false' END)" : SQL_OF[key]}`).join(', ')}) AS json, s.id`;
 
 /** As snippetsAfter, with each snippet as its JSON text. */
 async function snippetJsonAfter(after: Key | undefined, limit: number): Promise<{ json: string[]; last?: Key; more: boolean }> {
