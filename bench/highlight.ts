@@ -35,7 +35,6 @@ const INPUTS: [name: string, code: string][] = [
   ['\\n\\n\\n… (empty lines)', fill('', '\n')],
 ];
 
-
 /** BENCH_LANGUAGES=python,java (names or aliases), or every highlight.js language. */
 function languages(): string[] {
   const all = hljs.listLanguages();

@@ -4,7 +4,7 @@ import { select } from './reads';
 import { Snippet } from './schemas/snippet';
 import type { User } from './schemas/user';
 
-/** Each key of the representation, from the tables; the keys are listed in the schema's (the spec's) order. */
+/** Where each key of the representation comes from; KEYS takes their order from the schema (the spec's order). */
 const SQL_OF: Record<keyof Snippet, string> = {
   id: 's.id',
   owner: 'u.username',
