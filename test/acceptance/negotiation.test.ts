@@ -45,6 +45,20 @@ describe('content negotiation', () => {
     expect(res.body).to.deep.equal({ detail: 'Could not satisfy the request Accept header.' });
   });
 
+  it('the same Accept header asked again (the remembered choice) answers as it did the first time', async () => {
+    const cases = [
+      ['text/html;q=0.5, application/json;q=0.9', 200, /^application\/json/],
+      ['application/json;q=0.1, text/html', 200, /^text\/html/],
+      ['image/png, application/xml', 406, /^application\/json/],
+    ] as const;
+    for (let round = 0; round < 2; round++) {
+      for (const [accept, status, type] of cases) {
+        const res = await api().get(`/snippets/${id}/`).set('Accept', accept).expect(status);
+        expect(res.headers['content-type'], `${accept}, round ${round}`).to.match(type);
+      }
+    }
+  });
+
   it('errors follow the negotiation: a 404 for a browser is an HTML page with the detail', async () => {
     const res = await api().get('/snippets/999999/').set('Accept', BROWSER_ACCEPT).expect(404);
     expect(res.headers['content-type']).to.match(/^text\/html/);
