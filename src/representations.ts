@@ -91,13 +91,13 @@ async function snippetsAfter(after: Key | undefined, limit: number): Promise<{ i
 const SNIPPET_JSON = `json_object(${KEYS.map((key) => `'${key}', ${key === 'linenos' ? "json(CASE WHEN s.linenos THEN 'true' ELSE 'false' END)" : SQL_OF[key]}`).join(', ')}) AS json, s.id`;
 
 /** As snippetsAfter, with each snippet as its JSON text. */
-async function snippetJsonAfter(after: Key | undefined, limit: number): Promise<{ json: string[]; last?: Key; more: boolean }> {
+async function snippetJsonAfter(after: Key | undefined, limit: number): Promise<{ texts: string[]; last?: Key; more: boolean }> {
   if (database().getDialect() !== 'sqlite') {
     const { items, last, more } = await snippetsAfter(after, limit);
-    return { json: items.map((item) => JSON.stringify(item)), last, more };
+    return { texts: items.map((item) => JSON.stringify(item)), last, more };
   }
   const { rows, last, more } = await rowsAfter<{ json: string }>(SNIPPET_JSON, after, limit);
-  return { json: rows.map((row) => row.json), last, more };
+  return { texts: rows.map((row) => row.json), last, more };
 }
 
 /** One page for `?limit=N&cursor=…`; `next` is absent on the last page. */
@@ -107,11 +107,11 @@ export async function snippetPage(limit: number, cursor?: string): Promise<{ ite
 }
 
 /** The whole list in keyset batches of snippets' JSON texts, for streaming it without holding it in memory; `more` says whether another follows. */
-export async function* snippetJsonBatches(batchSize: number): AsyncGenerator<{ json: string[]; more: boolean }> {
+export async function* snippetJsonBatches(batchSize: number): AsyncGenerator<{ texts: string[]; more: boolean }> {
   let after: Key | undefined;
   for (;;) {
-    const { json, last, more } = await snippetJsonAfter(after, batchSize);
-    yield { json, more: more && !!last };
+    const { texts, last, more } = await snippetJsonAfter(after, batchSize);
+    yield { texts, more: more && !!last };
     if (!more || !last) return;
     after = last;
   }

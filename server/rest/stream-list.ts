@@ -11,16 +11,16 @@ export async function streamSnippetList(req: Request, res: Response): Promise<vo
   // read tells, with no second query) goes out in one write with a length; a longer one streams.
   const batches = snippetJsonBatches(BATCH);
   const first = await batches.next();
-  const { json, more } = first.done ? { json: [], more: false } : first.value;
-  if (!more) return sendText(res, 200, JSON_TYPE, `[${json.join(',')}]`);
+  const { texts, more } = first.done ? { texts: [], more: false } : first.value;
+  if (!more) return sendText(res, 200, JSON_TYPE, `[${texts.join(',')}]`);
   res.status(200).type('application/json');
   if (req.method === 'HEAD') return void res.end();
   try {
     res.write('[');
-    if (!writeEach(res, json, true)) await drainedOrClosed(res);
+    if (!writeEach(res, texts, true)) await drainedOrClosed(res);
     for await (const batch of batches) {
       if (res.destroyed) return; // the client went away: stop reading
-      if (!writeEach(res, batch.json, false)) await drainedOrClosed(res);
+      if (!writeEach(res, batch.texts, false)) await drainedOrClosed(res);
     }
     res.end(']');
   } catch (err) {
