@@ -34,6 +34,11 @@ const EnvSchema = z.object({
     .pipe(z.array(z.string().regex(/^(mysql|mariadb):\/\/.+/, 'expected mysql://user:pass@host:port/db URLs'))),
   /** Connections per process to MySQL/MariaDB (and to each replica). */
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
+  /**
+   * SQLite only. NORMAL, WAL's recommended level, syncs the log at checkpoints: a commit survives a crash of the process,
+   * and one made just before a power cut may be rolled back. FULL syncs at every commit.
+   */
+  SQLITE_SYNCHRONOUS: z.preprocess((v) => (typeof v === 'string' ? v.toUpperCase() : v), z.enum(['NORMAL', 'FULL']).default('NORMAL')),
   /** redis://[user:pass@]host:port[/db] (rediss:// for TLS): sessions and throttle counters live there; unset, in the database. */
   REDIS_URL: z.preprocess(
     (v) => (v === '' ? undefined : v),

@@ -8,6 +8,9 @@ import { initModels } from './models';
 
 let current: Sequelize | undefined;
 
+/** Each SQLite connection's settings, applied by migrate() (every process migrates before it serves). */
+const sqlitePragmas = new WeakMap<Sequelize, string[]>();
+
 /** Connection settings of one mysql:// URL, in the shape Sequelize's replication option takes. */
 function server(url: string) {
   const u = new URL(url);
@@ -21,7 +24,9 @@ function server(url: string) {
 }
 
 /** Builds the Sequelize instance for DATABASE_URL and binds the models to it. */
-export function openDatabase(config: Pick<Config, 'DATABASE_URL'> & Partial<Pick<Config, 'DATABASE_REPLICA_URLS' | 'DATABASE_POOL_MAX'>>): Sequelize {
+export function openDatabase(
+  config: Pick<Config, 'DATABASE_URL'> & Partial<Pick<Config, 'DATABASE_REPLICA_URLS' | 'DATABASE_POOL_MAX' | 'SQLITE_SYNCHRONOUS'>>,
+): Sequelize {
   if (current) return current;
   const common: Options = {
     logging: false,
@@ -32,6 +37,13 @@ export function openDatabase(config: Pick<Config, 'DATABASE_URL'> & Partial<Pick
   if (url.startsWith('sqlite:')) {
     const storage = url.slice('sqlite:'.length) || ':memory:';
     sequelize = new Sequelize({ ...common, dialect: 'sqlite', storage, pool: { max: 1 } });
+    sqlitePragmas.set(sequelize, [
+      // WAL lets readers proceed while a write is in progress; the busy timeout makes writers wait instead of failing.
+      'journal_mode = WAL',
+      'busy_timeout = 5000',
+      `synchronous = ${config.SQLITE_SYNCHRONOUS ?? 'NORMAL'}`,
+      'foreign_keys = ON',
+    ]);
   } else {
     const replicas = config.DATABASE_REPLICA_URLS ?? [];
     sequelize = new Sequelize(url.replace(/^mariadb:/, 'mysql:'), {
@@ -78,12 +90,7 @@ export async function closeDatabase(): Promise<void> {
 
 /** Applies every pending migration, under a lock across processes; returns the names applied. */
 export async function migrate(sequelize: Sequelize = database()): Promise<string[]> {
-  if (sequelize.getDialect() === 'sqlite') {
-    // WAL lets readers proceed while a write is in progress; the busy timeout makes writers wait instead of failing.
-    await sequelize.query('PRAGMA journal_mode = WAL');
-    await sequelize.query('PRAGMA busy_timeout = 5000');
-    await sequelize.query('PRAGMA foreign_keys = ON');
-  }
+  for (const pragma of sqlitePragmas.get(sequelize) ?? []) await sequelize.query(`PRAGMA ${pragma}`);
   const umzug = new Umzug({
     migrations: migrations.map((m) => ({ name: m.name, up: () => m.up(sequelize.getQueryInterface()), down: () => m.down(sequelize.getQueryInterface()) })),
     context: sequelize.getQueryInterface(),
