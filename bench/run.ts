@@ -13,11 +13,27 @@ const PORT = 18700;
 const BASELINE_PORT = 18701;
 const SNIPPETS = 100;
 
-function table(results: Result[], baseline: number): string {
-  const rows = [['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'peak RSS MB', 'vs baseline']];
-  for (const r of results) {
-    rows.push([r.name, r.rps.toFixed(0), String(r.p50), String(r.p99), String(r.errors), r.peakRssMb.toFixed(0), `${((r.rps / baseline) * 100).toFixed(0)}%`]);
-  }
+/**
+ * The Django REST framework original on the issue's machine (gunicorn, 2 workers, SQLite, 100 snippets, wrk -c32): not
+ * measured here, so the "× Django" column is for scale only.
+ */
+const DJANGO = { detail: 550, list: 64, basicCreate: 24, tokenCreate: 226 };
+
+function table(results: Result[], scenarios: Scenario[], baseline: number): string {
+  const rows = [['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'peak RSS MB', 'vs baseline', '× Django']];
+  results.forEach((r, i) => {
+    const django = scenarios[i]!.django;
+    rows.push([
+      r.name,
+      r.rps.toFixed(0),
+      String(r.p50),
+      String(r.p99),
+      String(r.errors),
+      r.peakRssMb.toFixed(0),
+      `${((r.rps / baseline) * 100).toFixed(0)}%`,
+      django ? `${(r.rps / django).toFixed(1)}×` : '',
+    ]);
+  });
   return markdownTable(rows);
 }
 
@@ -53,12 +69,19 @@ async function main(): Promise<void> {
     const create = JSON.stringify({ title: 'bench', code: 'print("hello")\n', language: 'python' });
     const scenarios: Scenario[] = [
       { name: 'baseline: bare Express GET row', url: `http://127.0.0.1:${BASELINE_PORT}/snippets/50/` },
-      { name: 'GET /snippets/<pk>/', url: `${base}/snippets/50/` },
-      { name: `GET /snippets/ (${SNIPPETS})`, url: `${base}/snippets/` },
-      { name: 'POST /snippets/ Basic', url: `${base}/snippets/`, method: 'POST', headers: { ...json, Authorization: basic }, body: create },
+      { name: 'GET /snippets/<pk>/', url: `${base}/snippets/50/`, django: DJANGO.detail },
+      { name: `GET /snippets/ (${SNIPPETS})`, url: `${base}/snippets/`, django: DJANGO.list },
+      { name: 'POST /snippets/ Basic', url: `${base}/snippets/`, method: 'POST', headers: { ...json, Authorization: basic }, body: create, django: DJANGO.basicCreate },
       ...(token
         ? [
-            { name: 'POST /snippets/ Token', url: `${base}/snippets/`, method: 'POST' as const, headers: { ...json, Authorization: `Token ${token}` }, body: create },
+            {
+              name: 'POST /snippets/ Token',
+              url: `${base}/snippets/`,
+              method: 'POST' as const,
+              headers: { ...json, Authorization: `Token ${token}` },
+              body: create,
+              django: DJANGO.tokenCreate,
+            },
             { name: 'PUT /snippets/<pk>/ Token', url: `${base}/snippets/60/`, method: 'PUT' as const, headers: { ...json, Authorization: `Token ${token}` }, body: create },
           ]
         : [{ name: 'PUT /snippets/<pk>/ Basic', url: `${base}/snippets/60/`, method: 'PUT' as const, headers: { ...json, Authorization: basic }, body: create }]),
@@ -77,7 +100,7 @@ async function main(): Promise<void> {
       `\n${CONNECTIONS} connections, ${DURATION} s each, loopback, SQLite, node ${process.version}, ` +
         `${processes} process${processes > 1 ? 'es' : ''} for the service and for the baseline${token ? '' : ' (no token endpoint: Token scenarios skipped)'}\n`,
     );
-    console.log(table(results, results[0]!.rps));
+    console.log(table(results, scenarios, results[0]!.rps));
     console.log(await listRun(dir, env));
   } finally {
     rmSync(dir, { recursive: true, force: true });
