@@ -2,7 +2,7 @@
 import { Passport } from 'passport';
 import { BasicStrategy } from 'passport-http';
 import type { Request, Response } from 'express';
-import { checkCredentials, recentlyVerified, type AuthUser } from '../../src/auth/users';
+import { checkCredentials, recentlyVerifiedUser, type AuthUser } from '../../src/auth/users';
 import type { Throttle } from './throttle';
 import { AuthenticationFailed, Throttled, type Scheme } from './types';
 
@@ -41,8 +41,11 @@ export function basicScheme(guard?: GuessingGuard, check: (username: string, pas
       const header = req.headers.authorization;
       if (!header || header.trim().split(/\s+/)[0]?.toLowerCase() !== 'basic') return null;
       const { username, password } = decodeCredentials(header); // malformed headers fail here with DRF's message
-      // A pair verified moments ago is no guess: it skips the guard's lookup (the hot path of Basic clients).
-      const wait = guard && !recentlyVerified(username, password) ? await guard.failuresWait(req, username) : 0;
+      // A pair verified moments ago, its stored hash unchanged, is no guess and needs no new check: the hot path of
+      // Basic clients costs what Token costs. Every password check goes through the guard and passport-http.
+      const recent = await recentlyVerifiedUser(username, password);
+      if (recent) return { user: recent };
+      const wait = guard ? await guard.failuresWait(req, username) : 0;
       if (wait) throw new Throttled(wait);
       const user = await new Promise<AuthUser | false>((resolve, reject) => {
         passport.authenticate('basic', { session: false }, (err: unknown, found: AuthUser | false) =>

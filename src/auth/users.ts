@@ -18,27 +18,30 @@ async function accountByUsername(username: string): Promise<Account | undefined>
   return row;
 }
 
-/** Whether this exact pair passed a check within the cache's TTL (Basic skips the guessing guard for it). */
-export function recentlyVerified(username: string, password: string): boolean {
-  return recallVerified(credentialKey(username, password)) !== undefined;
-}
-
 /**
- * The user whose password matches, or null; unknown usernames cost the same as wrong passwords.
- * A pair verified in the last minute is accepted on a keyed-hash match while the stored hash is
- * unchanged, so a password change (in any process) ends it at once.
+ * The user, when this exact pair passed a check within the cache's TTL and the stored hash is unchanged (a password
+ * change, in any process, ends it at once); otherwise null. It never hashes a password: one lookup by username.
  */
-export async function checkCredentials(username: string, password: string): Promise<AuthUser | null> {
+export async function recentlyVerifiedUser(username: string, password: string): Promise<AuthUser | null> {
   const key = credentialKey(username, password);
-  const account = await accountByUsername(username);
   const remembered = recallVerified(key);
-  if (remembered && account && remembered.userId === account.id && remembered.passwordHash === account.password) {
+  if (!remembered) return null;
+  const account = await accountByUsername(username);
+  if (account && remembered.userId === account.id && remembered.passwordHash === account.password) {
     return { id: account.id, username: account.username };
   }
-  if (remembered) forget(key);
+  forget(key);
+  return null;
+}
+
+/** The user whose password matches, or null; unknown usernames cost the same as wrong passwords. */
+export async function checkCredentials(username: string, password: string): Promise<AuthUser | null> {
+  const recent = await recentlyVerifiedUser(username, password);
+  if (recent) return recent;
+  const account = await accountByUsername(username);
   const ok = await verifyPassword(password, account?.password ?? UNUSABLE_HASH_FOR_TIMING);
   if (!ok || !account) return null;
-  rememberVerified(key, { userId: account.id, passwordHash: account.password });
+  rememberVerified(credentialKey(username, password), { userId: account.id, passwordHash: account.password });
   return { id: account.id, username: account.username };
 }
 

@@ -1,5 +1,6 @@
 // The chain's refusals under several AUTH_SCHEMES orders: 401 with the first scheme's challenge, or 403.
 import { expect } from 'chai';
+import { setPassword } from '../../src/auth/users';
 import { makeUser, resetDatabase } from '../support/db';
 import { api, basic } from '../support/http';
 
@@ -58,5 +59,14 @@ describe('AUTH_SCHEMES orders', () => {
   it('a scheme left out of AUTH_SCHEMES is not attempted: its header is anonymous', async () => {
     await api({ AUTH_SCHEMES: 'basic' }).get('/snippets/').set('Authorization', 'Token whatever').expect(200);
     await api({ AUTH_SCHEMES: 'basic' }).post('/snippets/').set('Authorization', 'Token whatever').send({ code: 'x' }).expect(401);
+  });
+
+  it('Basic with a pair accepted moments ago: a password change refuses the old one at once and accepts the new', async () => {
+    await api().get('/users/').set('Authorization', basic('alice')).expect(200);
+    await api().get('/users/').set('Authorization', basic('alice')).expect(200);
+    await setPassword('alice', 'newpass', 1000);
+    const res = await api().get('/users/').set('Authorization', basic('alice')).expect(401);
+    expect(res.body).to.deep.equal({ detail: 'Invalid username/password.' });
+    await api().post('/snippets/').set('Authorization', basic('alice', 'newpass')).send({ code: 'x' }).expect(201);
   });
 });

@@ -1,6 +1,6 @@
-// checkCredentials: the password check, and a remembered pair ending when the password changes (speed is in the bench).
+// checkCredentials and recentlyVerifiedUser: the password check, and a remembered pair ending when the password changes (speed is in the bench).
 import { expect } from 'chai';
-import { checkCredentials, createUser, setPassword } from '../../../src/auth/users';
+import { checkCredentials, createUser, recentlyVerifiedUser, setPassword } from '../../../src/auth/users';
 import { resetDatabase } from '../../support/db';
 
 describe('checkCredentials', () => {
@@ -21,5 +21,15 @@ describe('checkCredentials', () => {
     await setPassword('erin', 'newpass', 1000);
     expect(await checkCredentials('erin', 'erinpass')).to.equal(null);
     expect(await checkCredentials('erin', 'newpass')).to.include({ username: 'erin' });
+  });
+
+  it('recentlyVerifiedUser knows only a pair checked moments ago, and forgets it when the password changes', async () => {
+    expect(await recentlyVerifiedUser('erin', 'erinpass')).to.equal(null);
+    await checkCredentials('erin', 'erinpass');
+    expect(await recentlyVerifiedUser('erin', 'erinpass')).to.include({ username: 'erin' });
+    expect(await recentlyVerifiedUser('erin', 'wrong')).to.equal(null);
+    expect(await recentlyVerifiedUser('Erin', 'erinpass')).to.equal(null);
+    await setPassword('erin', 'newpass', 1000);
+    expect(await recentlyVerifiedUser('erin', 'erinpass')).to.equal(null);
   });
 });
