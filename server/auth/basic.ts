@@ -24,13 +24,13 @@ function decodeCredentials(header: string): { username: string; password: string
 /** Against password guessing: refuse while an address or username has too many recent failures; count failures. */
 export type GuessingGuard = Pick<Throttle, 'failuresWait' | 'failed'>;
 
-export function basicScheme(guard?: GuessingGuard, check: (username: string, password: string) => Promise<AuthUser | null> = checkCredentials): Scheme {
+export function basicScheme(guard?: GuessingGuard): Scheme {
   const passport = new Passport();
   passport.use(
     new BasicStrategy({ realm: 'api', passReqToCallback: true }, (req, _username, _password, done) => {
       // passport-http splits on every colon, so a password containing ':' would be cut; decode it whole.
       const { username, password } = decodeCredentials(req.headers.authorization ?? '');
-      check(username, password).then((user) => done(null, user ?? false), done);
+      checkCredentials(username, password).then((user) => done(null, user ?? false), done);
     }),
   );
 
