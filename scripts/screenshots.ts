@@ -6,7 +6,8 @@ import { chromium } from 'playwright-core';
 import { createApp } from '../server/app';
 import { createUser } from '../src/auth/users';
 import { loadConfig } from '../src/config';
-import { closeDatabase, migrate, openDatabase } from '../src/db';
+import { closeDatabase, openDatabase } from '../src/store/database';
+import { migrate } from '../src/store/migrate';
 import { closeHighlighter } from '../src/highlight';
 
 const SAMPLES = [

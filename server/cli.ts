@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The admin command line (`snippets <command>`, or `npm run manage -- <command>`).
 import { loadConfig } from '../src/config';
-import { closeDatabase } from '../src/db';
+import { closeDatabase } from '../src/store/database';
 import { closeHighlighter } from '../src/highlight';
 import { createLogger } from '../src/log';
 import { changepassword, createuser } from './commands/users';

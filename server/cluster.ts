@@ -1,8 +1,10 @@
 // WEB_CONCURRENCY > 1: a primary that migrates once, forks the workers, replaces crashed ones and stops them on SIGTERM.
 import cluster from 'node:cluster';
 import type { Config } from '../src/config';
-import { closeDatabase, migrate, openDatabase } from '../src/db';
+import { closeDatabase, openDatabase } from '../src/store/database';
+import { migrate } from '../src/store/migrate';
 import type { Logger } from '../src/log';
+import { serveCountersToWorkers } from '../src/store/counters';
 
 export async function runPrimary(config: Config, log: Logger): Promise<void> {
   openDatabase(config);
@@ -10,8 +12,11 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
   if (applied.length) log.info(`applied migrations: ${applied.join(', ')}`);
   await closeDatabase();
 
+  // Without Redis or MySQL, the throttle counters of every worker live here, in memory.
+  serveCountersToWorkers();
   let stopping = false;
-  const fork = () => cluster.fork();
+  // A message to a worker that has just exited fails; that is no reason to stop the primary.
+  const fork = () => cluster.fork().on('error', (err) => log.warn(`worker: ${err.message}`));
   for (let i = 0; i < config.WEB_CONCURRENCY; i++) fork();
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) {

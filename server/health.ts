@@ -1,7 +1,7 @@
 // /healthz (the process answers) and /readyz (the database answers) for load balancers; no auth, no throttling.
 import cluster from 'node:cluster';
 import { Router } from 'express';
-import { database } from '../src/db';
+import { ping } from '../src/store/database';
 
 export function healthRoutes(): Router {
   const router = Router();
@@ -11,7 +11,7 @@ export function healthRoutes(): Router {
   });
   router.get('/readyz', async (_req, res) => {
     try {
-      await database().query('SELECT 1');
+      await ping();
       res.json({ status: 'ready' });
     } catch {
       res.status(503).json({ detail: 'The database is not answering.' });

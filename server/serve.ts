@@ -1,12 +1,13 @@
 // Runs the service: migrate, start the highlighter, listen, and stop gracefully on SIGTERM/SIGINT.
 import type { Server } from 'node:http';
 import type { Config } from '../src/config';
-import { closeDatabase, migrate, openDatabase } from '../src/db';
+import { closeDatabase, openDatabase } from '../src/store/database';
+import { migrate } from '../src/store/migrate';
 import { closeHighlighter, configureHighlighter } from '../src/highlight';
 import { settled } from '../src/inflight';
 import type { Logger } from '../src/log';
 import { createApp } from './app';
-import { closeRedis } from './redis';
+import { closeRedis } from '../src/store/redis';
 
 export async function serve(config: Config, log: Logger): Promise<Server> {
   openDatabase(config);

@@ -39,6 +39,11 @@ const EnvSchema = z.object({
    * and one made just before a power cut may be rolled back. FULL syncs at every commit.
    */
   SQLITE_SYNCHRONOUS: z.preprocess((v) => (typeof v === 'string' ? v.toUpperCase() : v), z.enum(['NORMAL', 'FULL']).default('NORMAL')),
+  /**
+   * SQLite only: how long a write waits for another process's write lock on the file before it is answered 503 with
+   * Retry-After (writes of one process never wait for each other: they share one connection).
+   */
+  SQLITE_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).max(600000).default(5000),
   /** redis://[user:pass@]host:port[/db] (rediss:// for TLS): sessions and throttle counters live there; unset, in the database. */
   REDIS_URL: z.preprocess(
     (v) => (v === '' ? undefined : v),

@@ -2,7 +2,7 @@
 import { TRPCError } from '@trpc/server';
 import type { AuthUser } from './auth/users';
 import { NO_PERMISSION } from './errors';
-import { Snippet } from './models';
+import { snippetOwnerId } from './store/snippets';
 
 export function assertOwner(snippet: { ownerId: number }, user: AuthUser): void {
   if (snippet.ownerId !== user.id) throw new TRPCError({ code: 'FORBIDDEN', message: NO_PERMISSION });
@@ -11,6 +11,5 @@ export function assertOwner(snippet: { ownerId: number }, user: AuthUser): void 
 /** Whether `user` may write the snippet `id` (for OPTIONS: false when it does not exist). */
 export async function mayWriteSnippet(user: AuthUser | null, id: number): Promise<boolean> {
   if (!user || !Number.isSafeInteger(id)) return false;
-  const snippet = await Snippet.findByPk(id, { attributes: ['ownerId'] });
-  return snippet?.ownerId === user.id;
+  return (await snippetOwnerId(id)) === user.id;
 }

@@ -4,12 +4,20 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { Context } from './context';
 import { NOT_AUTHENTICATED } from './errors';
 import { tracked } from './inflight';
+import { isStoreBusy, STORE_BUSY } from './store/errors';
 
 const t = initTRPC.context<Context>().meta<OpenApiMeta>().create();
 
 export const router = t.router;
-/** Every procedure is counted in flight: a shutdown lets it finish (a client that hung up does not stop a save). */
-export const publicProcedure = t.procedure.use(({ next }) => tracked(() => next()));
+/**
+ * Every procedure is counted in flight: a shutdown lets it finish (a client that hung up does not stop a save). A store
+ * that stayed busy past its bound is the service's momentary trouble, not a fault: SERVICE_UNAVAILABLE (503).
+ */
+export const publicProcedure = t.procedure.use(async ({ next }) => {
+  const result = await tracked(() => next());
+  if (!result.ok && isStoreBusy(result.error.cause)) throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: STORE_BUSY, cause: result.error.cause });
+  return result;
+});
 export const createCallerFactory = t.createCallerFactory;
 
 /** A procedure that guarantees `ctx.user`. */

@@ -1,5 +1,6 @@
 // Mocha root hooks: one database for the run (DATABASE_URL, default in-memory SQLite), migrated once.
-import { closeDatabase, migrate, openDatabase } from '../src/db';
+import { closeDatabase, openDatabase } from '../src/store/database';
+import { migrate } from '../src/store/migrate';
 import { closeHighlighter } from '../src/highlight';
 import { testConfig } from './support/config';
 

@@ -21,8 +21,8 @@ function decodeCredentials(header: string): { username: string; password: string
   return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
-/** Against password guessing: refuse while an address or username has too many recent failures; count failures. */
-export type GuessingGuard = Pick<Throttle, 'failuresWait' | 'failed'>;
+/** Against password guessing: refuses while too many recent checks failed; counts the failures. */
+export type GuessingGuard = Pick<Throttle, 'passwordWait' | 'passwordFailed'>;
 
 export function basicScheme(guard?: GuessingGuard): Scheme {
   const passport = new Passport();
@@ -45,7 +45,7 @@ export function basicScheme(guard?: GuessingGuard): Scheme {
       // Basic clients costs what Token costs. Every password check goes through the guard and passport-http.
       const recent = await recentlyVerifiedUser(username, password);
       if (recent) return { user: recent };
-      const wait = guard ? await guard.failuresWait(req, username) : 0;
+      const wait = guard ? await guard.passwordWait(req, username) : 0;
       if (wait) throw new Throttled(wait);
       const user = await new Promise<AuthUser | false>((resolve, reject) => {
         passport.authenticate('basic', { session: false }, (err: unknown, found: AuthUser | false) =>
@@ -53,7 +53,7 @@ export function basicScheme(guard?: GuessingGuard): Scheme {
         )(req, res, reject);
       });
       if (!user) {
-        await guard?.failed(req, username);
+        await guard?.passwordFailed(req, username);
         throw new AuthenticationFailed(INVALID);
       }
       return { user };

@@ -43,11 +43,14 @@ export function loginRoutes(prefix: string, throttle: Throttle): Router {
     if (!csrfValid(req, body[CSRF_FIELD])) return page(req, res.status(403), 403, { next, error: CSRF_FAILED });
     const username = typeof body.username === 'string' ? body.username : '';
     const password = typeof body.password === 'string' ? body.password : '';
-    const wait = await throttle.credentials(req, username);
+    const wait = await throttle.passwordWait(req, username);
     if (wait) return page(req, res.set('Retry-After', String(wait)), 429, { next, username, error: `Too many attempts. Try again in ${wait} seconds.` });
     const user = username && password ? await checkCredentials(username, password) : null;
     // One message whichever field was wrong.
-    if (!user) return page(req, res, 200, { next, username, error: BAD_LOGIN });
+    if (!user) {
+      await throttle.passwordFailed(req, username);
+      return page(req, res, 200, { next, username, error: BAD_LOGIN });
+    }
     // A new session id at login: a session id planted before login is worth nothing after it.
     req.session.regenerate((err) => {
       if (err) return res.req.next?.(err);

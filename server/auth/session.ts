@@ -3,9 +3,8 @@ import { RedisStore } from 'connect-redis';
 import session from 'express-session';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Config } from '../../src/config';
-import { select } from '../../src/reads';
-import type { AuthUser } from '../../src/auth/users';
-import { redisClient } from '../redis';
+import { authUserById } from '../../src/store/users';
+import { redisClient } from '../../src/store/redis';
 import { mediaType, readBody } from '../rest/body';
 import { mountPath } from '../urls';
 import { sendError } from '../rest/respond';
@@ -57,7 +56,7 @@ export function sessionScheme(): Scheme {
     async authenticate(req, res) {
       const userId = req.session?.userId;
       if (!userId) return null;
-      const [user] = await select<AuthUser>('SELECT id, username FROM users WHERE id = ?', [userId]);
+      const user = await authUserById(userId);
       if (!user) return null; // the user was deleted: the session is just anonymous
       // As DRF's SessionAuthentication.enforce_csrf: unsafe methods of a session need the token.
       if (UNSAFE.has(req.method) && !csrfValid(req, req.headers['x-csrftoken'] ? undefined : await formToken(req, res))) {

@@ -1,65 +1,29 @@
-// Throttling with rate-limiter-flexible: THROTTLE_ANON per address, THROTTLE_USER per user, and a stricter
-// limit on password checks (login page, token endpoints) per address and per username.
+// Throttling: THROTTLE_ANON per address, THROTTLE_USER per user, and THROTTLE_LOGIN against password guessing.
 import type { RequestHandler, Request, Response } from 'express';
-import { RateLimiterMemory, RateLimiterMySQL, RateLimiterRedis, RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import sqlite3 from 'sqlite3';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../../src/config';
-import { database, sqliteFile } from '../../src/db';
-import { redisClient, redisConnected } from '../redis';
+import { counter, counterKey } from '../../src/store/counters';
 import { sendJson } from '../rest/respond';
 
 const SECONDS = { second: 1, minute: 60, hour: 3600, day: 86400 } as const;
 
+/**
+ * Password guessing is counted three ways, failures only (a client that opens with forty parallel requests carrying
+ * the right password is no guesser; checks racing each other can pass the limit by as many as run at once), whichever way the password came (Basic, the login page,
+ * the token endpoint, the OAuth 2.0 password grant). A (username, address) pair gets THROTTLE_LOGIN's rate; an
+ * address, over every username, five times that; a username, over every address, twenty times that. A refused
+ * attempt counts nothing, so one guesser hammering a username from one address stops at the pair's limit and leaves
+ * the username's ceiling to the owner: locking the owner out takes twenty addresses guessing at full rate.
+ */
+export const GUESSING_LIMITS = { pair: 1, address: 5, username: 20 } as const;
+
 export interface Throttle {
   /** THROTTLE_ANON / THROTTLE_USER on every request after authentication. */
   requests: RequestHandler;
-  /** Counts one password check for this address and username; resolves to the seconds to wait, or 0. */
-  credentials(req: Request, username: string): Promise<number>;
-  /** Basic auth: the seconds this address or username must wait after too many failures, or 0 (counts nothing). */
-  failuresWait(req: Request, username: string): Promise<number>;
-  /** Basic auth: counts one failed password check for this address and username. */
-  failed(req: Request, username: string): Promise<void>;
-}
-
-/**
- * The one place the store is chosen: counters live in Redis with REDIS_URL, else in the database (either way shared
- * by every process and machine) unless the database is in memory (one process, tests); then in memory. Resolves
- * once the store's table exists (the library creates it, asynchronously: a consume before then would fail), or
- * for Redis once the client is connected (or has given up waiting: see the insurance below).
- */
-async function limiter(config: Config, rate: string, keyPrefix: string): Promise<RateLimiterAbstract> {
-  const [n, unit] = rate.split('/') as [string, keyof typeof SECONDS];
-  const opts = { points: Number(n), duration: SECONDS[unit], keyPrefix, tableName: 'throttle_counters' };
-  if (config.REDIS_URL) {
-    const storeClient = redisClient(config);
-    await redisConnected(); // the first counts go to Redis, not to the insurance below, when Redis is up
-    // Keys <keyPrefix>:<key>. While Redis is unreachable (not ready, or a command times out), this process counts
-    // in memory instead (insuranceLimiter): requests keep being served and throttled, per process, until it is back.
-    return new RateLimiterRedis({
-      points: opts.points,
-      duration: opts.duration,
-      keyPrefix,
-      storeClient,
-      useRedisPackage: true,
-      rejectIfRedisNotReady: true,
-      insuranceLimiter: new RateLimiterMemory({ points: opts.points, duration: opts.duration, keyPrefix }),
-    });
-  }
-  const sequelize = database();
-  const file = sqliteFile(sequelize);
-  if (sequelize.getDialect() === 'sqlite' && !file) return new RateLimiterMemory(opts);
-  return new Promise((resolve, reject) => {
-    const ready = (err?: unknown) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(store));
-    let store: RateLimiterAbstract;
-    if (sequelize.getDialect() === 'sqlite') {
-      // A connection of its own on the same file (WAL): the counters survive restarts and are shared by the workers.
-      const db = new sqlite3.Database(file!);
-      db.configure('busyTimeout', 5000);
-      store = new RateLimiterSQLite({ ...opts, storeClient: db, storeType: 'sqlite3' }, ready);
-    } else {
-      store = new RateLimiterMySQL({ ...opts, storeClient: sequelize, storeType: 'sequelize', dbName: sequelize.getDatabaseName() }, ready);
-    }
-  });
+  /** Before a password check for `username` from this request's address: the seconds to wait, or 0; counts nothing. */
+  passwordWait(req: Request, username: string): Promise<number>;
+  /** After a check that found the wrong password (or no such user): counts the failure. */
+  passwordFailed(req: Request, username: string): Promise<void>;
 }
 
 /** The spec's words for a refused request; the OAuth 2.0 token endpoint puts them beside its RFC fields. */
@@ -72,13 +36,15 @@ export function sendThrottled(res: Response, wait: number): void {
   sendJson(res, 429, { detail: throttledDetail(wait), wait }, { 'Retry-After': String(wait) });
 }
 
+const waitSeconds = (msBeforeNext: number) => Math.max(1, Math.ceil(msBeforeNext / 1000));
+
 /** Seconds until a refused key may try again, or 0 when the point was granted. */
 async function consume(l: RateLimiterAbstract, key: string): Promise<number> {
   try {
     await l.consume(key);
     return 0;
   } catch (res) {
-    if (res instanceof RateLimiterRes) return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+    if (res instanceof RateLimiterRes) return waitSeconds(res.msBeforeNext);
     throw res;
   }
 }
@@ -86,30 +52,30 @@ async function consume(l: RateLimiterAbstract, key: string): Promise<number> {
 /** Seconds until a key that used up its points may try again, or 0; consumes nothing. */
 async function blocked(l: RateLimiterAbstract, key: string): Promise<number> {
   const res = await l.get(key);
-  return res && res.consumedPoints >= l.points ? Math.max(1, Math.ceil(res.msBeforeNext / 1000)) : 0;
+  return res && res.consumedPoints >= l.points ? waitSeconds(res.msBeforeNext) : 0;
 }
 
 export function createThrottle(config: Config): Throttle {
   // Built on first use (the database is open by then); a store that failed to start is tried again next time.
-  const lazy = (rate: string, prefix: string) => {
+  const lazy = (rate: string, keyPrefix: string, factor = 1) => {
+    const [n, unit] = rate.split('/') as [string, keyof typeof SECONDS];
+    const opts = { points: Number(n) * factor, duration: SECONDS[unit], keyPrefix };
     let store: Promise<RateLimiterAbstract> | undefined;
-    return () => (store ??= limiter(config, rate, prefix).catch((err: unknown) => ((store = undefined), Promise.reject(err))));
+    return () => (store ??= counter(config, opts).catch((err: unknown) => ((store = undefined), Promise.reject(err))));
   };
   const anonLimiter = config.THROTTLE_ANON ? lazy(config.THROTTLE_ANON, 'anon') : undefined;
   const userLimiter = config.THROTTLE_USER ? lazy(config.THROTTLE_USER, 'user') : undefined;
-  // Password checks count per address and per username at THROTTLE_LOGIN's rate; the longer wait of the two wins.
-  const perAddressAndUsername = (prefix: string) => {
-    if (!config.THROTTLE_LOGIN) return async () => 0;
-    const byAddress = lazy(config.THROTTLE_LOGIN, `${prefix}_addr`);
-    const byUsername = lazy(config.THROTTLE_LOGIN, `${prefix}_user`);
-    return async (req: Request, username: string, op: typeof consume) => {
-      const waits = await Promise.all([op(await byAddress(), `${req.ip}`), op(await byUsername(), username.toLowerCase())]);
-      return Math.max(...waits);
-    };
-  };
-  const logins = perAddressAndUsername('login');
-  // Basic sends the password on every request, so only its failures count.
-  const basicFailures = perAddressAndUsername('basic');
+  const login = config.THROTTLE_LOGIN;
+  const guessing = login
+    ? [
+        { limiter: lazy(login, 'pw_pair', GUESSING_LIMITS.pair), key: (req: Request, user: string) => counterKey(user, req.ip ?? '') },
+        { limiter: lazy(login, 'pw_addr', GUESSING_LIMITS.address), key: (req: Request) => counterKey(req.ip ?? '') },
+        { limiter: lazy(login, 'pw_user', GUESSING_LIMITS.username), key: (_req: Request, user: string) => counterKey(user) },
+      ]
+    : [];
+  // Usernames are compared as typed by the user: Alice and alice are one target.
+  const counted = async (req: Request, username: string) =>
+    Promise.all(guessing.map(async ({ limiter, key }) => ({ store: await limiter(), key: key(req, username.toLowerCase()) })));
 
   return {
     requests: async (req, res, next) => {
@@ -117,17 +83,20 @@ export function createThrottle(config: Config): Throttle {
       const l = authed ? userLimiter?.() : anonLimiter?.();
       if (!l) return next();
       try {
-        const wait = await consume(await l, authed ? `u${authed.id}` : `a${req.ip}`);
+        const wait = await consume(await l, authed ? counterKey('u', String(authed.id)) : counterKey('a', req.ip ?? ''));
         if (!wait) return next();
         sendThrottled(res, wait);
       } catch (err) {
         next(err);
       }
     },
-    credentials: (req, username) => logins(req, username, consume),
-    failuresWait: (req, username) => basicFailures(req, username, blocked),
-    async failed(req, username) {
-      await basicFailures(req, username, consume);
+    async passwordWait(req, username) {
+      const counters = await counted(req, username);
+      return Math.max(0, ...(await Promise.all(counters.map(({ store, key }) => blocked(store, key)))));
+    },
+    async passwordFailed(req, username) {
+      const counters = await counted(req, username);
+      await Promise.all(counters.map(({ store, key }) => consume(store, key)));
     },
   };
 }

@@ -33,10 +33,13 @@ export function tokenIssueRoutes(path: string, throttle: Throttle): Router {
     const username = field(body, 'username', errors);
     const password = field(body, 'password', errors);
     if (Object.keys(errors).length) throw new HttpError(400, errors);
-    const wait = await throttle.credentials(req, username);
+    const wait = await throttle.passwordWait(req, username);
     if (wait) return sendThrottled(res, wait);
     const user = await checkCredentials(username, password);
-    if (!user) throw new HttpError(400, BAD_CREDENTIALS);
+    if (!user) {
+      await throttle.passwordFailed(req, username);
+      throw new HttpError(400, BAD_CREDENTIALS);
+    }
     sendJson(res, 200, { token: await tokenFor(user) });
   });
   router.options(route, (req, res) => {

@@ -1,8 +1,9 @@
 // createconsumer and createoauth1token: OAuth 1.0a credentials, made here since there is no authorization flow.
 import { parseArgs } from 'node:util';
-import { UniqueConstraintError } from 'sequelize';
+import { isDuplicate } from '../../src/store/errors';
 import { createConsumer, createToken, KEY_PATTERN, SECRET_LENGTH } from '../../src/auth/oauth1';
-import { migrate, openDatabase } from '../../src/db';
+import { openDatabase } from '../../src/store/database';
+import { migrate } from '../../src/store/migrate';
 import { CommandError, existingUser, type Command } from './types';
 
 export const createconsumer: Command = {
@@ -25,7 +26,7 @@ export const createconsumer: Command = {
       out(`consumer_key=${consumer.key}`);
       out(`consumer_secret=${consumer.secret}`);
     } catch (err) {
-      if (err instanceof UniqueConstraintError) throw new CommandError(`A consumer with that key already exists: ${values.key}`);
+      if (isDuplicate(err)) throw new CommandError(`A consumer with that key already exists: ${values.key}`);
       throw err;
     }
     return 0;

@@ -1,10 +1,10 @@
 // rehighlight: re-renders every stored snippet (after a catalogue or theme change), in batches, with a progress bar.
 import { parseArgs } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
-import { Op } from 'sequelize';
-import { migrate as applyMigrations, openDatabase } from '../../src/db';
+import { openDatabase } from '../../src/store/database';
+import { migrate as applyMigrations } from '../../src/store/migrate';
 import { configureHighlighter } from '../../src/highlight';
-import { Snippet } from '../../src/models';
+import { countSnippetsAfter, rehighlightSnippet, snippetsAfter } from '../../src/store/snippet-writes';
 import { CommandError, type Command } from './types';
 
 export const rehighlight: Command = {
@@ -20,22 +20,17 @@ export const rehighlight: Command = {
     await applyMigrations();
     configureHighlighter({ workers: config.HIGHLIGHT_WORKERS, timeoutMs: config.HIGHLIGHT_TIMEOUT_MS });
 
-    const total = await Snippet.count({ where: { id: { [Op.gt]: lastId } } });
+    const total = await countSnippetsAfter(lastId);
     const bar = new SingleBar({ format: 'rehighlight [{bar}] {value}/{total} snippets, {eta_formatted} left, last id {lastId}', stream: process.stderr, noTTYOutput: true, notTTYSchedule: 2000 }, Presets.shades_classic);
     bar.start(total, 0, { lastId });
     let done = 0;
     // Keyset batches by id: each snippet is saved on its own, so an interrupted run loses nothing and
     // `--from-id` (printed on the bar) resumes where it stopped; rerunning from 0 is always safe.
     for (;;) {
-      const batch = await Snippet.findAll({
-        attributes: ['id', 'title', 'code', 'linenos', 'language', 'style', 'highlighted', 'ownerId'],
-        where: { id: { [Op.gt]: lastId } },
-        order: [['id', 'ASC']],
-        limit: batchSize,
-      });
+      const batch = await snippetsAfter(lastId, batchSize);
       if (!batch.length) break;
       // Render a batch concurrently: the worker pool bounds the parallelism.
-      await Promise.all(batch.map((snippet) => snippet.save({ fields: ['highlighted'] })));
+      await Promise.all(batch.map(rehighlightSnippet));
       lastId = batch[batch.length - 1]!.id;
       done += batch.length;
       bar.update(done, { lastId });

@@ -1,5 +1,6 @@
 // migrate and serve.
-import { migrate as applyMigrations, openDatabase } from '../../src/db';
+import { openDatabase } from '../../src/store/database';
+import { migrate as applyMigrations } from '../../src/store/migrate';
 import { serve as startServer } from '../serve';
 import type { Command } from './types';
 

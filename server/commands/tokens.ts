@@ -1,9 +1,10 @@
 // createtoken and createclient.
 import { parseArgs } from 'node:util';
-import { UniqueConstraintError } from 'sequelize';
+import { isDuplicate } from '../../src/store/errors';
 import { createClient } from '../../src/auth/oauth2';
 import { tokenFor } from '../../src/auth/tokens';
-import { migrate, openDatabase } from '../../src/db';
+import { openDatabase } from '../../src/store/database';
+import { migrate } from '../../src/store/migrate';
 import { CommandError, existingUser, type Command } from './types';
 
 export const createtoken: Command = {
@@ -35,7 +36,7 @@ export const createclient: Command = {
       out(`client_id=${clientId}`);
       out(`client_secret=${secret}`);
     } catch (err) {
-      if (err instanceof UniqueConstraintError) throw new CommandError(`A client with that client id already exists: ${values['client-id']}`);
+      if (isDuplicate(err)) throw new CommandError(`A client with that client id already exists: ${values['client-id']}`);
       throw err;
     }
     return 0;

@@ -2,7 +2,7 @@
 import type { AuthUser } from '../../src/auth/users';
 import type { Config } from '../../src/config';
 import type { Logger } from '../../src/log';
-import { select } from '../../src/reads';
+import { authUserByUsername } from '../../src/store/users';
 
 export interface CommandContext {
   config: Config;
@@ -22,7 +22,7 @@ export class CommandError extends Error {}
 
 /** The user a command names, or the one-line failure every command gives for an unknown one. */
 export async function existingUser(username: string): Promise<AuthUser> {
-  const [user] = await select<AuthUser>('SELECT id, username FROM users WHERE username = ?', [username]);
+  const user = await authUserByUsername(username);
   if (!user) throw new CommandError(`User "${username}" does not exist.`);
   return user;
 }

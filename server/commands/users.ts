@@ -1,8 +1,9 @@
 // createuser and changepassword.
 import { parseArgs } from 'node:util';
-import { UniqueConstraintError } from 'sequelize';
+import { isDuplicate } from '../../src/store/errors';
 import { createUser, setPassword } from '../../src/auth/users';
-import { migrate, openDatabase } from '../../src/db';
+import { openDatabase } from '../../src/store/database';
+import { migrate } from '../../src/store/migrate';
 import { readPassword } from './password';
 import { CommandError, type Command } from './types';
 
@@ -26,7 +27,7 @@ export const createuser: Command = {
     try {
       await createUser(username, password, { email: values.email, superuser: values.superuser, iterations: config.PASSWORD_ITERATIONS });
     } catch (err) {
-      if (err instanceof UniqueConstraintError) throw new CommandError(`A user with that username already exists: ${username}`);
+      if (isDuplicate(err)) throw new CommandError(`A user with that username already exists: ${username}`);
       throw err;
     }
     out(`Created user ${username}.`);

@@ -1,6 +1,6 @@
 // GET /snippets/ in JSON without paging: the array streamed from the database in keyset batches, with back-pressure.
 import type { Request, Response } from 'express';
-import { snippetJsonBatches } from '../../src/representations';
+import { snippetJsonBatches } from '../../src/store/snippets';
 import { JSON_TYPE, sendText } from './respond';
 
 /** About 1 MB of 10 KB snippets per batch: memory stays flat however long the list is. */

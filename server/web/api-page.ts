@@ -1,7 +1,7 @@
 // The browsable API page: the request, the response (status, headers, linked JSON) and the forms the requester may use.
 import { STATUS_CODES } from 'node:http';
 import type { Request, Response } from 'express';
-import { userIdsByUsername } from '../../src/lookups';
+import { userIdsByUsername } from '../../src/store/users';
 import { matchRoute } from '../rest/routes';
 import { reverse } from '../urls';
 import { html, type Html } from './html';

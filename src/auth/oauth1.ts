@@ -1,7 +1,5 @@
 // OAuth 1.0a state: consumers and tokens made by the CLI (secrets kept as-is: HMAC needs them), and the nonce log against replays.
-import { QueryTypes, UniqueConstraintError } from 'sequelize';
-import { database } from '../db';
-import { select } from '../reads';
+import { consumerByKey, deleteNoncesBefore, insertConsumer, insertNonce, insertOAuth1Token, oauth1TokenOf } from '../store/oauth1';
 import { randomKey, safeEqual } from './digest';
 import type { AuthUser } from './users';
 
@@ -19,34 +17,26 @@ export interface Credentials {
 }
 
 export async function createConsumer(name: string, key = randomKey(20, 'base64url'), secret = randomKey(30, 'base64url')): Promise<{ key: string; secret: string }> {
-  await database().getQueryInterface().bulkInsert('oauth1_consumers', [{ name, consumer_key: key, consumer_secret: secret }]);
+  await insertConsumer(name, key, secret);
   return { key, secret };
 }
 
 /** A new token of this consumer for the user; null when the consumer key is unknown. */
 export async function createToken(user: AuthUser, consumerKey: string): Promise<{ key: string; secret: string } | null> {
-  const [consumer] = await select<{ id: number }>('SELECT id FROM oauth1_consumers WHERE consumer_key = ?', [consumerKey]);
+  const consumer = await consumerByKey(consumerKey);
   if (!consumer) return null;
   const key = randomKey(20, 'base64url');
   const secret = randomKey(30, 'base64url');
-  await database()
-    .getQueryInterface()
-    .bulkInsert('oauth1_tokens', [{ consumer_id: consumer.id, user_id: user.id, token_key: key, token_secret: secret, created: new Date() }]);
+  await insertOAuth1Token({ consumerId: consumer.id, userId: user.id, key, secret });
   return { key, secret };
 }
 
 /** The secrets to verify a signature with and the token's user; which part is unknown otherwise. */
 export async function credentialsFor(consumerKey: string, tokenKey: string): Promise<Credentials | 'consumer' | 'token'> {
-  const [consumer] = await select<{ id: number; consumer_key: string; consumer_secret: string }>(
-    'SELECT id, consumer_key, consumer_secret FROM oauth1_consumers WHERE consumer_key = ?',
-    [consumerKey],
-  );
+  const consumer = await consumerByKey(consumerKey);
   // The exact comparison guards against a case-insensitive collation on a MySQL database created without utf8mb4_bin.
   if (!consumer || !safeEqual(consumer.consumer_key, consumerKey)) return 'consumer';
-  const [token] = await select<{ token_key: string; token_secret: string; user_id: number; username: string }>(
-    'SELECT t.token_key, t.token_secret, t.user_id, u.username FROM oauth1_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_key = ? AND t.consumer_id = ?',
-    [tokenKey, consumer.id],
-  );
+  const token = await oauth1TokenOf(consumer.id, tokenKey);
   if (!token || !safeEqual(token.token_key, tokenKey)) return 'token';
   return { user: { id: token.user_id, username: token.username }, consumerSecret: consumer.consumer_secret, tokenSecret: token.token_secret };
 }
@@ -56,13 +46,7 @@ let lastPrune = 0;
 /** Records a nonce; false when this consumer already used it with this timestamp (a replay). */
 export async function useNonce(consumerKey: string, token: string, timestamp: number, nonce: string): Promise<boolean> {
   await pruneNonces();
-  try {
-    await database().getQueryInterface().bulkInsert('oauth1_nonces', [{ consumer_key: consumerKey, token, timestamp, nonce }]);
-    return true;
-  } catch (err) {
-    if (err instanceof UniqueConstraintError) return false;
-    throw err;
-  }
+  return insertNonce({ consumerKey, token, timestamp, nonce });
 }
 
 /** Drops nonces whose timestamp the window already refuses, at most once a minute per process. */
@@ -70,5 +54,5 @@ export async function pruneNonces(now = Date.now(), force = false): Promise<void
   if (!force && now - lastPrune < 60_000) return;
   lastPrune = now;
   const oldest = Math.floor(now / 1000) - TIMESTAMP_WINDOW_SECONDS - 1;
-  await database().query('DELETE FROM oauth1_nonces WHERE `timestamp` < ?', { replacements: [oldest], type: QueryTypes.BULKDELETE });
+  await deleteNoncesBefore(oldest);
 }

@@ -1,6 +1,5 @@
 // API tokens: one key per user, returned again on every issue; looked up by digest.
-import { select } from '../reads';
-import { database } from '../db';
+import { insertToken, tokenKeyOf, userByTokenDigest } from '../store/tokens';
 import { randomKey, sha256 } from './digest';
 import type { AuthUser } from './users';
 
@@ -11,21 +10,16 @@ export interface TokenRecord {
 
 /** The user's key, created on first use. */
 export async function tokenFor(user: AuthUser): Promise<string> {
-  const [existing] = await select<{ key: string }>('SELECT `key` FROM tokens WHERE user_id = ?', [user.id]);
-  if (existing) return existing.key;
+  const existing = await tokenKeyOf(user.id);
+  if (existing) return existing;
   const key = randomKey(20);
-  try {
-    await database().getQueryInterface().bulkInsert('tokens', [{ user_id: user.id, key, key_digest: sha256(key), created: new Date() }]);
-    return key;
-  } catch {
-    // Two first requests raced: the other one's key stands.
-    const [row] = await select<{ key: string }>('SELECT `key` FROM tokens WHERE user_id = ?', [user.id]);
-    if (!row) throw new Error('token could not be created');
-    return row.key;
-  }
+  if (await insertToken(user.id, key, sha256(key))) return key;
+  // Two first requests raced: the other one's key stands.
+  const stored = await tokenKeyOf(user.id);
+  if (!stored) throw new Error('token could not be created');
+  return stored;
 }
 
 export async function userForToken(key: string): Promise<AuthUser | undefined> {
-  const [row] = await select<AuthUser>('SELECT u.id, u.username FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.key_digest = ?', [sha256(key)]);
-  return row;
+  return userByTokenDigest(sha256(key));
 }

@@ -1,22 +1,9 @@
 // Account operations shared by every authentication scheme and the CLI.
-import { User } from '../models';
-import { select } from '../reads';
+import { accountByUsername, insertUser, updatePasswordHash, type AuthUser } from '../store/users';
 import { credentialKey, forget, recallVerified, rememberVerified } from './credential-cache';
 import { hashPassword, UNUSABLE_HASH_FOR_TIMING, verifyPassword } from './passwords';
 
-export interface AuthUser {
-  id: number;
-  username: string;
-}
-
-interface Account extends AuthUser {
-  password: string;
-}
-
-async function accountByUsername(username: string): Promise<Account | undefined> {
-  const [row] = await select<Account>('SELECT id, username, password FROM users WHERE username = ?', [username]);
-  return row;
-}
+export type { AuthUser };
 
 /**
  * The user, when this exact pair passed a check within the cache's TTL and the stored hash is unchanged (a password
@@ -50,17 +37,11 @@ export async function createUser(
   password: string,
   opts: { email?: string; superuser?: boolean; iterations?: number } = {},
 ): Promise<AuthUser> {
-  const user = await User.create({
-    username,
-    password: await hashPassword(password, opts.iterations),
-    email: opts.email ?? '',
-    is_superuser: opts.superuser ?? false,
-  });
-  return { id: user.id, username: user.username };
+  const hash = await hashPassword(password, opts.iterations);
+  return insertUser({ username, password: hash, email: opts.email ?? '', superuser: opts.superuser ?? false });
 }
 
 /** Returns false when the user does not exist. A new hash also invalidates every remembered Basic pair. */
 export async function setPassword(username: string, password: string, iterations?: number): Promise<boolean> {
-  const [count] = await User.update({ password: await hashPassword(password, iterations) }, { where: { username } });
-  return count > 0;
+  return updatePasswordHash(username, await hashPassword(password, iterations));
 }

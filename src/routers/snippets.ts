@@ -1,25 +1,14 @@
 // Snippet procedures: list and get for anyone, create for the authenticated, update and delete for the owner.
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
-import { Snippet as SnippetModel } from '../models';
-import { allSnippets, InvalidCursor, snippetById, snippetPage, toSnippet } from '../representations';
-import { select } from '../reads';
+import { allSnippets, InvalidCursor, snippetById, snippetPage, toSnippet } from '../store/snippets';
+import { createSnippet, deleteSnippet, highlightedOf, snippetForWrite, updateSnippet } from '../store/snippet-writes';
 import { notFound } from '../errors';
 import { assertOwner } from '../permissions';
 import { Snippet, SnippetFields, SnippetId, SnippetList, SnippetListQuery, SnippetUpdate } from '../schemas/snippet';
 import { authedProcedure, publicProcedure, router } from '../trpc';
 
 const TAGS = ['snippets'];
-
-/**
- * The stored snippet as an instance to update or destroy through the model, so the hook still runs. It holds the
- * representation's columns only (`highlighted` can be megabytes), read with one prepared statement, where findByPk
- * would also ask SQLite for the table's columns every time.
- */
-async function snippetForWrite(id: number): Promise<SnippetModel | null> {
-  const [row] = await select<{ linenos: number | boolean }>('SELECT id, title, code, linenos, language, style, owner_id AS ownerId FROM snippets WHERE id = ?', [id]);
-  return row ? SnippetModel.build({ ...row, linenos: Boolean(row.linenos) } as never, { isNewRecord: false, raw: true }) : null;
-}
 
 /** Loads the snippet named by the raw input's id and checks the owner rule before the body is validated, as DRF does. */
 const ownSnippetProcedure = authedProcedure.use(async ({ ctx, getRawInput, next }) => {
@@ -59,9 +48,7 @@ export const snippetsRouter = router({
     .input(SnippetId)
     .output(z.string())
     .query(async ({ input }) => {
-      const [row] = await select<{ highlighted: string }>('SELECT highlighted FROM snippets WHERE id = ?', [input.id]);
-      if (!row) throw notFound();
-      return row.highlighted;
+      return (await highlightedOf(input.id)) ?? Promise.reject(notFound());
     }),
 
   create: authedProcedure
@@ -70,7 +57,7 @@ export const snippetsRouter = router({
     .output(Snippet)
     .mutation(async ({ ctx, input }) => {
       // The owner always comes from the context, never from input.
-      const row = await SnippetModel.create({ ...definedOnly(input), code: input.code, ownerId: ctx.user.id });
+      const row = await createSnippet({ ...definedOnly(input), code: input.code }, ctx.user.id);
       return toSnippet({ ...row.get(), owner: ctx.user.username });
     }),
 
@@ -80,8 +67,7 @@ export const snippetsRouter = router({
     .output(Snippet)
     .mutation(async ({ ctx, input }) => {
       const { id: _id, ...fields } = input;
-      ctx.snippet.set(definedOnly(fields));
-      await ctx.snippet.save();
+      await updateSnippet(ctx.snippet, definedOnly(fields));
       return toSnippet({ ...ctx.snippet.get(), owner: ctx.user.username });
     }),
 
@@ -90,7 +76,7 @@ export const snippetsRouter = router({
     .input(SnippetId)
     .output(z.void())
     .mutation(async ({ ctx }) => {
-      await ctx.snippet.destroy();
+      await deleteSnippet(ctx.snippet);
     }),
 });
 

@@ -1,7 +1,7 @@
 // User procedures: read-only records listing the ids of the snippets each user owns.
 import { z } from 'zod';
 import { notFound } from '../errors';
-import { allUsers, userById } from '../representations';
+import { allUsers, userById } from '../store/users';
 import { User, UserId, UserList } from '../schemas/user';
 import { publicProcedure, router } from '../trpc';
 

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import OAuth from 'oauth-1.0a';
 import supertest from 'supertest';
 import { createConsumer, createToken, pruneNonces, useNonce } from '../../src/auth/oauth1';
-import { select } from '../../src/reads';
+import { select } from '../../src/store/select';
 import { makeUser, resetDatabase } from '../support/db';
 import { api, app, basic } from '../support/http';
 import { serviceEnv, startService, stopService } from '../support/process';

@@ -1,7 +1,7 @@
 // OAuth 2.0: the token endpoint (password and refresh_token grants) and Bearer authentication.
 import { expect } from 'chai';
 import { createClient } from '../../src/auth/oauth2';
-import { select } from '../../src/reads';
+import { select } from '../../src/store/select';
 import { makeUser, resetDatabase } from '../support/db';
 import { api } from '../support/http';
 

@@ -51,19 +51,44 @@ describe('throttling', () => {
   describe('THROTTLE_LOGIN against password guessing', () => {
     const config = { THROTTLE_LOGIN: '2/minute', TRUST_PROXY: 'true' };
 
-    it('POST /api-token-auth/ is refused 429 after the limit for the username, from any address, even with the right password', async () => {
-      for (const ip of ['198.51.100.1', '198.51.100.2']) {
-        await api(config).post('/api-token-auth/').set('X-Forwarded-For', ip).send({ username: 'alice', password: 'wrong' }).expect(400);
-      }
-      expectThrottled(await api(config).post('/api-token-auth/').set('X-Forwarded-For', '198.51.100.3').send({ username: 'alice', password: 'alicepass' }));
+    const tokenAuth = (ip: string, username: string, password: string) =>
+      api(config).post('/api-token-auth/').set('X-Forwarded-For', ip).send({ username, password });
+
+    it('POST /api-token-auth/ is refused 429 after the limit for the (username, address) pair, even with the right password', async () => {
+      for (let i = 0; i < 2; i++) await tokenAuth('198.51.100.1', 'alice', 'wrong').expect(400);
+      expectThrottled(await tokenAuth('198.51.100.1', 'alice', 'alicepass'));
+      // Refused attempts count nothing: the owner, from another address, is not locked out.
+      for (let i = 0; i < 5; i++) expectThrottled(await tokenAuth('198.51.100.1', 'alice', 'wrong'));
+      await tokenAuth('198.51.100.2', 'alice', 'alicepass').expect(200);
     });
 
-    it('POST /api-token-auth/ is refused 429 after the limit for the address, whatever the username', async () => {
-      for (const username of ['u1', 'u2']) {
-        await api(config).post('/api-token-auth/').set('X-Forwarded-For', '198.51.100.9').send({ username, password: 'x' }).expect(400);
-      }
-      expectThrottled(await api(config).post('/api-token-auth/').set('X-Forwarded-For', '198.51.100.9').send({ username: 'bob', password: 'bobpass' }));
-      await api(config).post('/api-token-auth/').set('X-Forwarded-For', '198.51.100.10').send({ username: 'bob', password: 'bobpass' }).expect(200);
+    it('POST /api-token-auth/ is refused 429 after five times the limit for the address, whatever the username', async () => {
+      for (let i = 0; i < 10; i++) await tokenAuth('198.51.100.9', `u${i}`, 'x').expect(400);
+      expectThrottled(await tokenAuth('198.51.100.9', 'bob', 'bobpass'));
+      await tokenAuth('198.51.100.10', 'bob', 'bobpass').expect(200);
+    });
+
+    it('POST /api-token-auth/ is refused 429 after twenty times the limit for the username, over every address', async () => {
+      await makeUser('heidi');
+      for (let i = 0; i < 20; i++) for (let j = 0; j < 2; j++) await tokenAuth(`198.51.101.${i}`, 'heidi', 'wrong').expect(400);
+      expectThrottled(await tokenAuth('198.51.101.200', 'heidi', 'heidipass'));
+    });
+
+    it('the owner, from a new address, still logs in while someone else fails 100 times a minute with the username', async () => {
+      const defaults = { THROTTLE_LOGIN: '10/minute', TRUST_PROXY: 'true' };
+      await makeUser('ivan');
+      // Ten addresses, each at its pair limit; every way of sending a password counts.
+      const failures = Array.from({ length: 100 }, (_, i) => {
+        const ip = `198.51.102.${i % 10}`;
+        const request = api(defaults);
+        if (i % 3 === 0) return request.post('/api-token-auth/').set('X-Forwarded-For', ip).send({ username: 'ivan', password: `guess${i}` }).expect(400);
+        if (i % 3 === 1) return request.get('/users/').set('X-Forwarded-For', ip).set('Authorization', basic('ivan', `guess${i}`)).expect(401);
+        return request.post('/api-token-auth/').set('X-Forwarded-For', ip).type('form').send({ username: 'IVAN', password: `guess${i}` }).expect(400);
+      });
+      await Promise.all(failures);
+      expectThrottled(await api(defaults).post('/api-token-auth/').set('X-Forwarded-For', '198.51.102.0').send({ username: 'ivan', password: 'ivanpass' }));
+      await api(defaults).post('/api-token-auth/').set('X-Forwarded-For', '198.51.102.77').send({ username: 'ivan', password: 'ivanpass' }).expect(200);
+      await api(defaults).get('/users/').set('X-Forwarded-For', '198.51.102.78').set('Authorization', basic('ivan', 'ivanpass')).expect(200);
     });
 
     it('the OAuth 2.0 password grant is limited the same way', async () => {
@@ -80,16 +105,16 @@ describe('throttling', () => {
       await makeUser('erin');
       const erin = { Authorization: basic('erin', 'erinpass') };
       await api(config).post('/snippets/').set('X-Forwarded-For', '198.51.100.40').set(erin).send({ code: 'ok' }).expect(201);
-      for (const ip of ['198.51.100.41', '198.51.100.42']) {
-        await api(config).get('/snippets/').set('X-Forwarded-For', ip).set('Authorization', basic('erin', 'guess')).expect(401);
+      for (let i = 0; i < 2; i++) {
+        await api(config).get('/snippets/').set('X-Forwarded-For', '198.51.100.41').set('Authorization', basic('erin', `guess${i}`)).expect(401);
       }
-      const refused = await api(config).get('/snippets/').set('X-Forwarded-For', '198.51.100.43').set('Authorization', basic('erin', 'guess3'));
+      const refused = await api(config).get('/snippets/').set('X-Forwarded-For', '198.51.100.41').set('Authorization', basic('erin', 'guess3'));
       expectThrottled(refused);
       await makeUser('gina');
-      for (const ip of ['198.51.100.44', '198.51.100.45']) {
-        await api(config).get('/snippets/').set('X-Forwarded-For', ip).set('Authorization', basic('gina', 'guess')).expect(401);
-      }
-      expectThrottled(await api(config).post('/snippets/').set('X-Forwarded-For', '198.51.100.46').set('Authorization', basic('gina', 'ginapass')).send({ code: 'x' }));
+      // Basic and the token endpoint count together.
+      await api(config).get('/snippets/').set('X-Forwarded-For', '198.51.100.44').set('Authorization', basic('gina', 'guess')).expect(401);
+      await tokenAuth('198.51.100.44', 'gina', 'guess').expect(400);
+      expectThrottled(await api(config).post('/snippets/').set('X-Forwarded-For', '198.51.100.44').set('Authorization', basic('gina', 'ginapass')).send({ code: 'x' }));
       // A pair verified moments ago is no guess: the owner's client keeps working.
       await api(config).post('/snippets/').set('X-Forwarded-For', '198.51.100.40').set(erin).send({ code: 'still ok' }).expect(201);
     });

@@ -1,6 +1,6 @@
 // REDIS_URL: sessions and throttle counters in Redis, shared by two service processes; and Redis down is no crash.
 import { expect } from 'chai';
-import { redisClient } from '../../server/redis';
+import { redisClient } from '../../src/store/redis';
 import { testConfig } from '../support/config';
 import { api } from '../support/http';
 import { cookies, createWithSession, loginThroughForm } from '../support/pages';

@@ -1,7 +1,7 @@
 // Test data: an empty database before each test, and users made with a cheap hash iteration count.
-import { database } from '../../src/db';
+import { database } from '../../src/store/database';
 import { createUser, type AuthUser } from '../../src/auth/users';
-import { redisClient } from '../../server/redis';
+import { redisClient } from '../../src/store/redis';
 import { testConfig } from './config';
 
 /** Empties every table except the migration log, and with REDIS_URL its Redis database (sessions, throttle counters). */

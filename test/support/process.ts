@@ -29,9 +29,11 @@ export function serviceEnv(extra: Record<string, string> = {}): NodeJS.ProcessEn
   };
 }
 
-export function runCli(env: NodeJS.ProcessEnv, ...args: string[]): void {
+/** Runs an admin command; returns what it printed. */
+export function runCli(env: NodeJS.ProcessEnv, ...args: string[]): string {
   const res = spawnSync(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'server/cli.ts'), ...args], { env, encoding: 'utf8' });
   if (res.status !== 0) throw new Error(`cli ${args.join(' ')}: ${res.stderr}`);
+  return res.stdout.trim();
 }
 
 export async function startService(env: NodeJS.ProcessEnv, opts: { capture?: boolean } = {}): Promise<ServiceProcess> {

@@ -14,11 +14,15 @@ export function oauth2Routes(config: Config, throttle: Throttle): Router {
   const router = Router({ strict: true });
   const server = createOAuth2Server(config);
   const body = [express.urlencoded({ extended: false, limit: '16kb' }), express.json({ limit: '16kb' })];
-  // The stricter password-guessing limit applies to the password grant too.
+  // The password-guessing limit applies to the password grant too; a grant refused as invalid_grant was a failed guess.
   const throttlePasswordGrant: RequestHandler = async (req, res, next) => {
     const { grant_type: grant, username } = (req.body ?? {}) as Record<string, unknown>;
-    const wait = grant === 'password' && typeof username === 'string' ? await throttle.credentials(req, username) : 0;
-    if (!wait) return next();
+    if (grant !== 'password' || typeof username !== 'string') return next();
+    const wait = await throttle.passwordWait(req, username);
+    if (!wait) {
+      res.once('finish', () => void (res.statusCode === 400 && throttle.passwordFailed(req, username).catch(() => {})));
+      return next();
+    }
     // The RFC's error fields for OAuth clients, and the service's throttle fields (spec) for everyone else.
     const detail = throttledDetail(wait);
     res.set('Retry-After', String(wait)).status(429).json({ error: 'slow_down', error_description: detail, detail, wait });

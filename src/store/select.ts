@@ -1,16 +1,14 @@
-// Hot read queries as prepared statements: the ORM re-plans every SELECT (and on SQLite asks PRAGMA table_info first).
-import { QueryTypes, type Sequelize } from 'sequelize';
+// SELECTs as prepared statements, on the reader connection (SQLite) or the pool (MySQL): the ORM re-plans every query.
+import { QueryTypes } from 'sequelize';
 import type { Database, Statement } from 'sqlite3';
-import { beforeClose, database } from './db';
-
+import { beforeClose, database, isSqlite, readerConnection } from './database';
 
 const sqliteStatements = new WeakMap<Database, Map<string, Statement>>();
 
 /** Runs a SELECT with `?` placeholders as a prepared statement, kept for the life of the connection. */
-export async function select<T extends object>(sql: string, params: readonly unknown[] = [], sequelize: Sequelize = database()): Promise<T[]> {
-  if (sequelize.getDialect() === 'sqlite') {
-    // Sequelize keeps one SQLite connection for the whole process; statements live as long as it does.
-    const db = (await sequelize.connectionManager.getConnection({ type: 'read' })) as unknown as Database;
+export async function select<T extends object>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+  if (isSqlite()) {
+    const db = await readerConnection();
     let cache = sqliteStatements.get(db);
     if (!cache) sqliteStatements.set(db, (cache = new Map()));
     let stmt = cache.get(sql);
@@ -20,13 +18,11 @@ export async function select<T extends object>(sql: string, params: readonly unk
   }
   // With `bind`, Sequelize's MySQL dialect uses mysql2's execute(): a server-side prepared statement, cached per connection.
   let n = 0;
-  return sequelize.query<T>(sql.replace(/\?/g, () => `$${++n}`), { bind: [...params], type: QueryTypes.SELECT, raw: true });
+  return database().query<T>(sql.replace(/\?/g, () => `$${++n}`), { bind: [...params], type: QueryTypes.SELECT, raw: true });
 }
 
 // SQLite refuses to close a connection with statements still prepared on it.
-beforeClose(async (sequelize) => {
-  if (sequelize.getDialect() !== 'sqlite') return;
-  const db = (await sequelize.connectionManager.getConnection({ type: 'read' })) as unknown as Database;
+beforeClose(async (db) => {
   const statements = [...(sqliteStatements.get(db)?.values() ?? [])];
   sqliteStatements.delete(db);
   await Promise.all(statements.map((stmt) => new Promise((resolve) => stmt.finalize(resolve))));

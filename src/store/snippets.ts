@@ -1,8 +1,7 @@
-// The representations read straight from the tables: one query per list, owner names joined, `highlighted` never read.
-import { database } from './db';
-import { select } from './reads';
-import { Snippet } from './schemas/snippet';
-import type { User } from './schemas/user';
+// Snippets as the API shows them, read straight from the tables: one query per list, owner names joined, `highlighted` never read.
+import { database } from './database';
+import { select } from './select';
+import { Snippet } from '../schemas/snippet';
 
 /** Where each key of the representation comes from; KEYS takes their order from the schema (the spec's order). */
 const SQL_OF: Record<keyof Snippet, string> = {
@@ -117,24 +116,8 @@ export async function* snippetJsonBatches(batchSize: number): AsyncGenerator<{ t
   }
 }
 
-/** Users with the ids of their snippets: two queries whatever the number of users. */
-export async function allUsers(): Promise<User[]> {
-  const [users, owned] = await Promise.all([
-    select<{ id: number; username: string }>('SELECT id, username FROM users ORDER BY id'),
-    select<{ id: number; owner_id: number }>('SELECT id, owner_id FROM snippets ORDER BY created, id'),
-  ]);
-  const byOwner = new Map<number, number[]>();
-  for (const s of owned) {
-    const ids = byOwner.get(s.owner_id);
-    if (ids) ids.push(s.id);
-    else byOwner.set(s.owner_id, [s.id]);
-  }
-  return users.map((u) => ({ id: u.id, username: u.username, snippets: byOwner.get(u.id) ?? [] }));
-}
-
-export async function userById(id: number): Promise<User | undefined> {
-  const [user] = await select<{ id: number; username: string }>('SELECT id, username FROM users WHERE id = ?', [id]);
-  if (!user) return undefined;
-  const owned = await select<{ id: number }>('SELECT id FROM snippets WHERE owner_id = ? ORDER BY created, id', [id]);
-  return { id: user.id, username: user.username, snippets: owned.map((s) => s.id) };
+/** The id of the snippet's owner, or undefined when there is no such snippet. */
+export async function snippetOwnerId(id: number): Promise<number | undefined> {
+  const [row] = await select<{ owner_id: number }>('SELECT owner_id FROM snippets WHERE id = ?', [id]);
+  return row?.owner_id;
 }

@@ -2,15 +2,16 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { serviceEnv } from '../support/process';
+import { serviceEnv } from '../../support/process';
 
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(__dirname, '../../..');
 
 /** Opens the database of `env` as the service does (openDatabase, migrate) and reads the connection's PRAGMAs. */
 function pragmas(env: NodeJS.ProcessEnv): Record<string, unknown> {
   const script = `
     const { loadConfig } = require('./src/config');
-    const { openDatabase, migrate, closeDatabase } = require('./src/db');
+    const { openDatabase, closeDatabase } = require('./src/store/database');
+    const { migrate } = require('./src/store/migrate');
     (async () => {
       const db = openDatabase(loadConfig());
       await migrate();

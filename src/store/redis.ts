@@ -1,7 +1,7 @@
 // The process's one Redis client (REDIS_URL), for sessions and throttle counters: made on first use, closed on shutdown.
 import { createClient } from 'redis';
-import type { Config } from '../src/config';
-import { createLogger } from '../src/log';
+import type { Config } from '../config';
+import { createLogger } from '../log';
 
 export type Redis = ReturnType<typeof createClient>;
 

@@ -1,0 +1,60 @@
+// Throttle counters: in Redis with REDIS_URL, in MySQL/MariaDB's table, else in memory (the cluster primary's when several processes serve).
+import cluster from 'node:cluster';
+import { createHash } from 'node:crypto';
+import {
+  RateLimiterCluster,
+  RateLimiterClusterMaster,
+  RateLimiterMemory,
+  RateLimiterMySQL,
+  RateLimiterRedis,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+import type { Config } from '../config';
+import { database, isSqlite } from './database';
+import { redisClient, redisConnected } from './redis';
+
+export interface CounterOptions {
+  points: number;
+  /** Seconds. */
+  duration: number;
+  /** Names the counter family; unique per family. */
+  keyPrefix: string;
+}
+
+/** How long a worker waits for the primary's answer about a counter. */
+const CLUSTER_TIMEOUT_MS = 2000;
+
+/** A counter key of fixed length and alphabet, whatever the text it counts (a 10,000-character username, emoji). */
+export function counterKey(...parts: string[]): string {
+  // Hex, not base64: MySQL's table compares keys without regard to case.
+  return createHash('sha256').update(parts.join('\0'), 'utf8').digest('hex');
+}
+
+/**
+ * Where counters live. On SQLite (the embedded default) a counter costs no write: one process counts in memory, and
+ * WEB_CONCURRENCY workers ask the primary, which counts for all of them (node:cluster messages). They reset on a
+ * restart. MySQL/MariaDB serves several machines, so its counters are rows of a table every machine shares; Redis,
+ * with REDIS_URL, serves both. Resolves once the store is ready to count.
+ */
+export async function counter(config: Pick<Config, 'REDIS_URL' | 'LOG_LEVEL'>, opts: CounterOptions): Promise<RateLimiterAbstract> {
+  if (config.REDIS_URL) {
+    const storeClient = redisClient(config);
+    await redisConnected(); // the first counts go to Redis, not to the insurance below, when Redis is up
+    // While Redis is unreachable (not ready, or a command times out), this process counts in memory instead.
+    return new RateLimiterRedis({ ...opts, storeClient, useRedisPackage: true, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(opts) });
+  }
+  if (isSqlite()) return cluster.isWorker ? new RateLimiterCluster({ ...opts, timeoutMs: CLUSTER_TIMEOUT_MS }) : new RateLimiterMemory(opts);
+  const sequelize = database();
+  return new Promise((resolve, reject) => {
+    // Keys are counterKey()s: ASCII of fixed length, so the library's VARCHAR(255) utf8 column holds any of them.
+    const store: RateLimiterAbstract = new RateLimiterMySQL(
+      { ...opts, tableName: 'throttle_counters', storeClient: sequelize, storeType: 'sequelize', dbName: sequelize.getDatabaseName() },
+      (err?: unknown) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(store)),
+    );
+  });
+}
+
+/** In the cluster's primary: holds the workers' in-memory counters (SQLite without Redis). */
+export function serveCountersToWorkers(): void {
+  new RateLimiterClusterMaster();
+}

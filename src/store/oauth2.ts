@@ -1,0 +1,51 @@
+// OAuth 2.0 rows: clients (secret digests) and access/refresh token pairs (digests only).
+import { QueryTypes } from 'sequelize';
+import { database } from './database';
+import { select } from './select';
+
+export interface TokenPairRow {
+  id: number;
+  user_id: number;
+  client_id: number;
+  scope: string;
+  username: string;
+}
+
+export async function insertClient(name: string, clientId: string, secretHash: string): Promise<void> {
+  await database().getQueryInterface().bulkInsert('oauth_clients', [{ name, client_id: clientId, secret_hash: secretHash }]);
+}
+
+export async function clientByClientId(clientId: string): Promise<{ id: number; secret_hash: string } | undefined> {
+  const [row] = await select<{ id: number; secret_hash: string }>('SELECT id, secret_hash FROM oauth_clients WHERE client_id = ?', [clientId]);
+  return row;
+}
+
+export async function insertTokenPair(pair: { accessDigest: string; refreshDigest: string; userId: number; clientId: number; scope: string; expires: Date }): Promise<void> {
+  await database()
+    .getQueryInterface()
+    .bulkInsert('oauth_tokens', [
+      { access_digest: pair.accessDigest, refresh_digest: pair.refreshDigest, user_id: pair.userId, client_id: pair.clientId, scope: pair.scope, expires: pair.expires },
+    ]);
+}
+
+export async function tokenPairByRefreshDigest(digest: string): Promise<TokenPairRow | undefined> {
+  const [row] = await select<TokenPairRow>(
+    'SELECT t.id, t.user_id, t.client_id, t.scope, u.username FROM oauth_tokens t JOIN users u ON u.id = t.user_id WHERE t.refresh_digest = ?',
+    [digest],
+  );
+  return row;
+}
+
+/** Deletes the pair by id and digest; false when it was gone already (of two concurrent refreshes, one wins). */
+export async function deleteTokenPair(id: number, refreshDigest: string): Promise<boolean> {
+  const deleted = await database().query('DELETE FROM oauth_tokens WHERE id = ? AND refresh_digest = ?', { replacements: [id, refreshDigest], type: QueryTypes.BULKDELETE });
+  return Boolean(deleted);
+}
+
+export async function accessByDigest(digest: string): Promise<{ id: number; username: string; scope: string; expires: string | Date } | undefined> {
+  const [row] = await select<{ id: number; username: string; scope: string; expires: string | Date }>(
+    'SELECT u.id, u.username, t.scope, t.expires FROM oauth_tokens t JOIN users u ON u.id = t.user_id WHERE t.access_digest = ?',
+    [digest],
+  );
+  return row;
+}

@@ -1,0 +1,36 @@
+// Login sessions' rows: read on the reader, written on the writer; expired rows are deleted in the background.
+import { QueryTypes } from 'sequelize';
+import { database, isSqlite } from './database';
+import { select } from './select';
+
+export interface SessionRow {
+  data: string;
+  expires: Date;
+}
+
+/** The session's data, or undefined when there is none or it has expired. */
+export async function sessionData(sid: string): Promise<string | undefined> {
+  const [row] = await select<{ data: string; expires: string | Date }>('SELECT data, expires FROM sessions WHERE sid = ?', [sid]);
+  return row && new Date(row.expires).getTime() > Date.now() ? row.data : undefined;
+}
+
+export async function saveSession(sid: string, row: SessionRow): Promise<void> {
+  const sql = isSqlite()
+    ? 'INSERT INTO sessions (sid, data, expires) VALUES (?, ?, ?) ON CONFLICT(sid) DO UPDATE SET data = excluded.data, expires = excluded.expires'
+    : 'INSERT INTO sessions (sid, data, expires) VALUES (?, ?, ?) ON DUPLICATE KEY UPDATE data = VALUES(data), expires = VALUES(expires)';
+  await database().query(sql, { replacements: [sid, row.data, row.expires], type: QueryTypes.INSERT });
+}
+
+export async function touchSession(sid: string, expires: Date): Promise<void> {
+  await database().query('UPDATE sessions SET expires = ? WHERE sid = ?', { replacements: [expires, sid], type: QueryTypes.BULKUPDATE });
+}
+
+export async function deleteSession(sid: string): Promise<void> {
+  await database().query('DELETE FROM sessions WHERE sid = ?', { replacements: [sid], type: QueryTypes.BULKDELETE });
+}
+
+/** Deletes the sessions expired before `now`; resolves to how many. */
+export async function deleteExpiredSessions(now = new Date()): Promise<number> {
+  const deleted = await database().query('DELETE FROM sessions WHERE expires < ?', { replacements: [now], type: QueryTypes.BULKDELETE });
+  return Number(deleted) || 0;
+}

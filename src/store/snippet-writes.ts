@@ -1,0 +1,61 @@
+// Snippet writes, through the model so its beforeSave hook renders `highlighted` (DRF's Snippet.save()).
+import { Op } from 'sequelize';
+import { Snippet } from '../models';
+import { select } from './select';
+
+/** The fields a create or an update may set (the owner comes from the caller, never from input). */
+export interface SnippetWrite {
+  title?: string;
+  code?: string;
+  linenos?: boolean;
+  language?: string;
+  style?: string;
+}
+
+/**
+ * The stored snippet as an instance to update or destroy, so the hook still runs. It holds the representation's
+ * columns only (`highlighted` can be megabytes), read with one prepared statement, where findByPk would also ask
+ * SQLite for the table's columns every time.
+ */
+export async function snippetForWrite(id: number): Promise<Snippet | null> {
+  const [row] = await select<{ linenos: number | boolean }>('SELECT id, title, code, linenos, language, style, owner_id AS ownerId FROM snippets WHERE id = ?', [id]);
+  return row ? Snippet.build({ ...row, linenos: Boolean(row.linenos) } as never, { isNewRecord: false, raw: true }) : null;
+}
+
+export async function createSnippet(fields: SnippetWrite & { code: string }, ownerId: number): Promise<Snippet> {
+  return Snippet.create({ ...fields, ownerId });
+}
+
+export async function updateSnippet(snippet: Snippet, fields: SnippetWrite): Promise<Snippet> {
+  snippet.set(fields);
+  return snippet.save();
+}
+
+export async function deleteSnippet(snippet: Snippet): Promise<void> {
+  await snippet.destroy();
+}
+
+/** The stored highlighted document, or undefined. */
+export async function highlightedOf(id: number): Promise<string | undefined> {
+  const [row] = await select<{ highlighted: string }>('SELECT highlighted FROM snippets WHERE id = ?', [id]);
+  return row?.highlighted;
+}
+
+/** For re-rendering every snippet: how many have an id above `afterId`, and the next batch of them by id. */
+export function countSnippetsAfter(afterId: number): Promise<number> {
+  return Snippet.count({ where: { id: { [Op.gt]: afterId } } });
+}
+
+export function snippetsAfter(afterId: number, limit: number): Promise<Snippet[]> {
+  return Snippet.findAll({
+    attributes: ['id', 'title', 'code', 'linenos', 'language', 'style', 'highlighted', 'ownerId'],
+    where: { id: { [Op.gt]: afterId } },
+    order: [['id', 'ASC']],
+    limit,
+  });
+}
+
+/** Renders and stores `highlighted` again (the hook runs on save). */
+export async function rehighlightSnippet(snippet: Snippet): Promise<void> {
+  await snippet.save({ fields: ['highlighted'] });
+}

@@ -1,0 +1,26 @@
+// API token rows: one per user, the key kept for showing again and its digest for lookups.
+import { database } from './database';
+import { isDuplicate } from './errors';
+import { select } from './select';
+import type { AuthUser } from './users';
+
+export async function tokenKeyOf(userId: number): Promise<string | undefined> {
+  const [row] = await select<{ key: string }>('SELECT `key` FROM tokens WHERE user_id = ?', [userId]);
+  return row?.key;
+}
+
+/** Stores the user's key; false when the user has one already (another request made it first). */
+export async function insertToken(userId: number, key: string, digest: string): Promise<boolean> {
+  try {
+    await database().getQueryInterface().bulkInsert('tokens', [{ user_id: userId, key, key_digest: digest, created: new Date() }]);
+    return true;
+  } catch (err) {
+    if (isDuplicate(err)) return false;
+    throw err;
+  }
+}
+
+export async function userByTokenDigest(digest: string): Promise<AuthUser | undefined> {
+  const [row] = await select<AuthUser>('SELECT u.id, u.username FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.key_digest = ?', [digest]);
+  return row;
+}

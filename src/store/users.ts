@@ -1,0 +1,71 @@
+// Users: the public records (with the ids of their snippets), the account behind a password check, and account writes.
+import { User as UserModel } from '../models';
+import type { User } from '../schemas/user';
+import { select } from './select';
+
+/** Who a request acts as. */
+export interface AuthUser {
+  id: number;
+  username: string;
+}
+
+/** A user with the stored password hash, for a password check. */
+export interface Account extends AuthUser {
+  password: string;
+}
+
+export async function accountByUsername(username: string): Promise<Account | undefined> {
+  const [row] = await select<Account>('SELECT id, username, password FROM users WHERE username = ?', [username]);
+  return row;
+}
+
+export async function authUserById(id: number): Promise<AuthUser | undefined> {
+  const [row] = await select<AuthUser>('SELECT id, username FROM users WHERE id = ?', [id]);
+  return row;
+}
+
+export async function authUserByUsername(username: string): Promise<AuthUser | undefined> {
+  const [row] = await select<AuthUser>('SELECT id, username FROM users WHERE username = ?', [username]);
+  return row;
+}
+
+export async function insertUser(fields: { username: string; password: string; email: string; superuser: boolean }): Promise<AuthUser> {
+  const user = await UserModel.create({ username: fields.username, password: fields.password, email: fields.email, is_superuser: fields.superuser });
+  return { id: user.id, username: user.username };
+}
+
+/** Returns false when the user does not exist. */
+export async function updatePasswordHash(username: string, password: string): Promise<boolean> {
+  const [count] = await UserModel.update({ password }, { where: { username } });
+  return count > 0;
+}
+
+/** Users with the ids of their snippets: two queries whatever the number of users. */
+export async function allUsers(): Promise<User[]> {
+  const [users, owned] = await Promise.all([
+    select<{ id: number; username: string }>('SELECT id, username FROM users ORDER BY id'),
+    select<{ id: number; owner_id: number }>('SELECT id, owner_id FROM snippets ORDER BY created, id'),
+  ]);
+  const byOwner = new Map<number, number[]>();
+  for (const s of owned) {
+    const ids = byOwner.get(s.owner_id);
+    if (ids) ids.push(s.id);
+    else byOwner.set(s.owner_id, [s.id]);
+  }
+  return users.map((u) => ({ id: u.id, username: u.username, snippets: byOwner.get(u.id) ?? [] }));
+}
+
+export async function userById(id: number): Promise<User | undefined> {
+  const [user] = await select<{ id: number; username: string }>('SELECT id, username FROM users WHERE id = ?', [id]);
+  if (!user) return undefined;
+  const owned = await select<{ id: number }>('SELECT id FROM snippets WHERE owner_id = ? ORDER BY created, id', [id]);
+  return { id: user.id, username: user.username, snippets: owned.map((s) => s.id) };
+}
+
+/** username -> id, so the pages can link an owner to its user record. */
+export async function userIdsByUsername(usernames: string[]): Promise<Map<string, number>> {
+  const unique = [...new Set(usernames)];
+  if (!unique.length) return new Map();
+  const rows = await select<AuthUser>(`SELECT id, username FROM users WHERE username IN (${unique.map(() => '?').join(', ')})`, unique);
+  return new Map(rows.map((u) => [u.username, u.id]));
+}

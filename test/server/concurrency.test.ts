@@ -1,0 +1,72 @@
+// The service under mixed traffic on a SQLite file (one process, two) and on MariaDB, every throttle on; a busy file answers 503.
+import { expect } from 'chai';
+import sqlite3 from 'sqlite3';
+import { mixedLoad, unexpected } from '../support/mixed-load';
+import { runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
+
+/** THROTTLE_ANON and THROTTLE_USER on at a rate never reached; THROTTLE_LOGIN at its default; guessers' addresses believed. */
+const THROTTLES = { THROTTLE_ANON: '1000000/second', THROTTLE_USER: '1000000/second', THROTTLE_LOGIN: '10/minute', TRUST_PROXY: 'true' };
+
+describe('the service under mixed load, every throttle on', function () {
+  this.timeout(120000);
+  let service: ServiceProcess | undefined;
+  afterEach(async () => {
+    if (service) await stopService(service);
+    service = undefined;
+  });
+
+  const engines: [string, Record<string, string>][] = [
+    ['on a SQLite file, one process', {}],
+    ['on a SQLite file, two processes (WEB_CONCURRENCY=2)', { WEB_CONCURRENCY: '2' }],
+  ];
+  if (process.env.DATABASE_URL?.startsWith('mysql')) engines.push(['on MariaDB', { DATABASE_URL: process.env.DATABASE_URL }]);
+
+  for (const [name, extra] of engines) {
+    it(`${name}: 200 concurrent reads, creates (Token, Basic, session) and failed password checks answer as expected, and a GET answers at once afterwards`, async () => {
+      const env = serviceEnv({ ...THROTTLES, ...extra });
+      const username = `mixed${Date.now()}`;
+      runCli(env, 'createuser', username, '--password', 'mixedpass');
+      const token = runCli(env, 'createtoken', username);
+      service = await startService(env);
+      const seed = await fetch(`${service.base}/snippets/`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Token ${token}` }, body: JSON.stringify({ code: 'seed' }) });
+      expect(seed.status).to.equal(201);
+      const outcome = await mixedLoad(service.base, { username, password: 'mixedpass', token });
+      expect(outcome.failures).to.deep.equal([]);
+      expect(unexpected(outcome), JSON.stringify(outcome.statuses)).to.deep.equal([]);
+      // Every acknowledged create is there, as it was sent.
+      for (const { id, code } of outcome.created) {
+        const res = await fetch(`${service.base}/snippets/${id}/`, { signal: AbortSignal.timeout(5000) });
+        expect(res.status).to.equal(200);
+        expect(((await res.json()) as { code: string }).code).to.equal(code);
+      }
+      expect((await fetch(`${service.base}/snippets/1/`, { signal: AbortSignal.timeout(5000) })).status).to.equal(200);
+    });
+  }
+
+  describe('POST /snippets/ while another process holds the SQLite write lock', () => {
+    it('answers 503 with Retry-After and a JSON detail once SQLITE_BUSY_TIMEOUT_MS has passed, then 201 when the lock is gone', async () => {
+      const env = serviceEnv({ ...THROTTLES, SQLITE_BUSY_TIMEOUT_MS: '200' });
+      runCli(env, 'createuser', 'alice', '--password', 'alicepass');
+      const token = runCli(env, 'createtoken', 'alice');
+      service = await startService(env);
+      const post = () =>
+        fetch(`${service!.base}/snippets/`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Token ${token}` }, body: JSON.stringify({ code: 'x' }) });
+      const other = new sqlite3.Database(env.DATABASE_URL!.slice('sqlite:'.length));
+      const exec = (sql: string) => new Promise<void>((resolve, reject) => other.exec(sql, (err) => (err ? reject(err) : resolve())));
+      try {
+        await exec('BEGIN IMMEDIATE');
+        const busy = await post();
+        expect(busy.status).to.equal(503);
+        expect(busy.headers.get('retry-after')).to.equal('1');
+        expect(busy.headers.get('www-authenticate')).to.equal(null);
+        expect(await busy.json()).to.deep.equal({ detail: 'The database is busy at the moment; try again shortly.' });
+        // Reads do not wait for the lock.
+        expect((await fetch(`${service.base}/snippets/`)).status).to.equal(200);
+        await exec('COMMIT');
+        expect((await post()).status).to.equal(201);
+      } finally {
+        await new Promise((resolve) => other.close(resolve));
+      }
+    });
+  });
+});
