@@ -1,5 +1,6 @@
 // Malformed Authorization headers and CSRF tokens: always a 4xx (or anonymous), never a 500.
 import { expect } from 'chai';
+import { createClient } from '../../src/auth/oauth2';
 import { makeUser, resetDatabase } from '../support/db';
 import { api } from '../support/http';
 
@@ -50,6 +51,25 @@ describe('malformed credentials', () => {
         }
       }
       expect((await api().get('/snippets/').expect(200)).body).to.deep.equal([]);
+    });
+  }
+
+  // REDIS_URL unset puts the password-guessing counters in the database's store (MySQL's table on MariaDB).
+  for (const [store, overrides] of [['the configured counter store', {}], ['the database counter store', { REDIS_URL: '' }]] as const) {
+    it(`300-character and non-BMP usernames in Basic, at the token endpoint and in the OAuth 2.0 password grant answer 4xx, never 500 (${store})`, async () => {
+      const config = { ...overrides, THROTTLE_LOGIN: '10/minute', THROTTLE_ANON: '1000/second', THROTTLE_USER: '1000/second' };
+      await createClient('malformed', 'malformed-client', 'malformed-secret');
+      for (const username of ['u'.repeat(300), '\u{1F600}', `${'\u{1F600}'.repeat(200)}x`, 'Ä'.repeat(255)]) {
+        const basic = await api(config).get('/snippets/').set('Authorization', `Basic ${b64(`${username}:x`)}`);
+        expect(basic.status, username).to.equal(401);
+        expect(basic.body).to.deep.equal({ detail: 'Invalid username/password.' });
+        const token = await api(config).post('/api-token-auth/').send({ username, password: 'x' });
+        expect(token.status, username).to.equal(400);
+        const grant = { grant_type: 'password', username, password: 'x', client_id: 'malformed-client', client_secret: 'malformed-secret' };
+        const oauth = await api(config).post('/oauth2/access_token/').type('form').send(grant);
+        expect(oauth.status, username).to.equal(400);
+        expect(oauth.body).to.include({ error: 'invalid_grant' });
+      }
     });
   }
 

@@ -26,13 +26,13 @@ const guesser = (i: number) => ({ 'X-Forwarded-For': `203.0.113.${i % 50}` });
 const basicHeader = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 /** Sends 200 requests at once (the service must run with TRUST_PROXY on); every one is bounded (30 s), so a stalled service fails instead of hanging the suite. */
-export async function mixedLoad(base: string, user: { username: string; password: string; token: string }): Promise<MixedOutcome> {
+export async function mixedLoad(base: string, user: { username: string; password: string; token: string }, snippetId: number): Promise<MixedOutcome> {
   const cookie = await loginThroughForm(base, user.username, user.password);
   const page = await (await fetch(`${base}/snippets/`, { headers: { Cookie: cookie, Accept: 'text/html' } })).text();
   const csrf = csrfFrom(page);
   const json = { 'Content-Type': 'application/json' };
   const kinds: [string, (i: number) => Promise<Response>][] = [
-    ['read', (i) => fetch(`${base}/snippets/${i % 2 ? '' : '1/'}`, { signal: AbortSignal.timeout(30000) })],
+    ['read', (i) => fetch(`${base}/snippets/${i % 2 ? '' : `${snippetId}/`}`, { signal: AbortSignal.timeout(30000) })],
     ['token-create', (i) => create({ ...json, Authorization: `Token ${user.token}` }, `token ${i}`)],
     ['basic-create', (i) => create({ ...json, Authorization: basicHeader(user.username, user.password) }, `basic ${i}`)],
     ['session-create', (i) => create({ ...json, Cookie: cookie, 'X-CSRFToken': csrf }, `session ${i}`)],
