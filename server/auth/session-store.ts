@@ -1,5 +1,6 @@
 // The express-session store in the database: sessions survive restarts and are shared by every process.
 import { Store, type SessionData } from 'express-session';
+import { LRUCache } from 'lru-cache';
 import { deleteExpiredSessions, deleteSession, saveSession, sessionData, touchSession } from '../../src/store/sessions';
 
 type Callback<T = void> = (err?: unknown, value?: T) => void;
@@ -7,6 +8,11 @@ type Callback<T = void> = (err?: unknown, value?: T) => void;
 const TWO_WEEKS_MS = 14 * 24 * 3600 * 1000;
 /** How often a process deletes expired sessions (every process does, so a crashed one is covered by the others). */
 export const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
+/**
+ * express-session slides a session's expiry on every request and asks the store to touch it: a write per read. The
+ * new expiry is written only once it has moved this far from the one stored, so a session read costs no write.
+ */
+export const TOUCH_EVERY_MS = 60 * 60 * 1000;
 
 function expiry(session: SessionData): Date {
   return session.cookie?.expires ? new Date(session.cookie.expires) : new Date(Date.now() + TWO_WEEKS_MS);
@@ -14,6 +20,8 @@ function expiry(session: SessionData): Date {
 
 export class DatabaseSessionStore extends Store {
   private readonly timer: NodeJS.Timeout;
+  /** The expiry stored for a session, as this process last read or wrote it. */
+  private readonly storedExpiry = new LRUCache<string, number>({ max: 100_000 });
 
   constructor(pruneIntervalMs = PRUNE_INTERVAL_MS) {
     super();
@@ -22,8 +30,10 @@ export class DatabaseSessionStore extends Store {
   }
 
   override get(sid: string, cb: Callback<SessionData | null>): void {
-    sessionData(sid).then((data) => {
-      if (data === undefined) return cb(undefined, null);
+    sessionData(sid).then((row) => {
+      if (row === undefined) return cb(undefined, null);
+      this.storedExpiry.set(sid, row.expires.getTime());
+      const data = row.data;
       try {
         cb(undefined, JSON.parse(data) as SessionData);
       } catch {
@@ -33,15 +43,20 @@ export class DatabaseSessionStore extends Store {
   }
 
   override set(sid: string, session: SessionData, cb: Callback = () => {}): void {
-    saveSession(sid, { data: JSON.stringify(session), expires: expiry(session) }).then(() => cb(), cb);
+    const expires = expiry(session);
+    saveSession(sid, { data: JSON.stringify(session), expires }).then(() => (this.storedExpiry.set(sid, expires.getTime()), cb()), cb);
   }
 
   override destroy(sid: string, cb: Callback = () => {}): void {
+    this.storedExpiry.delete(sid);
     deleteSession(sid).then(() => cb(), cb);
   }
 
   override touch(sid: string, session: SessionData, cb: Callback = () => {}): void {
-    touchSession(sid, expiry(session)).then(() => cb(), cb);
+    const expires = expiry(session);
+    const stored = this.storedExpiry.get(sid);
+    if (stored !== undefined && Math.abs(expires.getTime() - stored) < TOUCH_EVERY_MS) return cb();
+    touchSession(sid, expires).then(() => (this.storedExpiry.set(sid, expires.getTime()), cb()), cb);
   }
 
   /** Deletes expired rows; resolves to how many. */

@@ -1,8 +1,9 @@
-// The connections a process holds. SQLite: one writer (Sequelize's) and one reader (prepared SELECTs). MySQL/MariaDB: Sequelize's pool.
+// The connections a process holds. SQLite: one writer (Sequelize's) and a few readers (prepared SELECTs). MySQL/MariaDB: Sequelize's pool.
 import { Sequelize, type Options } from 'sequelize';
 import sqlite3 from 'sqlite3';
 import type { Config } from '../config';
 import { initModels } from '../models';
+import { Gate } from './gate';
 
 type StoreConfig = Pick<Config, 'DATABASE_URL'> &
   Partial<Pick<Config, 'DATABASE_REPLICA_URLS' | 'DATABASE_POOL_MAX' | 'SQLITE_SYNCHRONOUS' | 'SQLITE_BUSY_TIMEOUT_MS'>>;
@@ -11,9 +12,19 @@ interface Open {
   sequelize: Sequelize;
   /** SQLite: PRAGMAs of every connection to the file (each connection has its own). */
   pragmas: string[];
-  /** SQLite file: the reader connection, opened on first use. */
-  reader?: Promise<sqlite3.Database>;
+  /** SQLite file: the reader connections, opened on first use, those free to take a statement, and the line for them. */
+  readers?: Promise<sqlite3.Database[]>;
+  idleReaders: sqlite3.Database[];
+  readerGate: Gate;
 }
+
+/**
+ * Reader connections per process on a SQLite file. A connection runs one statement at a time, and node-sqlite3 runs
+ * each statement on a thread of libuv's pool (4 threads), where a statement waiting for its connection still holds a
+ * thread. So every connection is handed one statement at a time and the rest wait here, in line: two readers and the
+ * writer then use three threads at most, and a write never queues in libuv behind a backlog of reads.
+ */
+export const SQLITE_READERS = 2;
 
 let current: Open | undefined;
 
@@ -45,7 +56,12 @@ export function openDatabase(config: StoreConfig): Sequelize {
   let pragmas: string[] = [];
   if (url.startsWith('sqlite:')) {
     const storage = url.slice('sqlite:'.length) || ':memory:';
-    sequelize = new Sequelize({ ...common, dialect: 'sqlite', storage, pool: { max: 1 } });
+    // No retries: Sequelize would try a busy write five times, each waiting the busy timeout, where one wait is the bound.
+    sequelize = new Sequelize({ ...common, dialect: 'sqlite', storage, pool: { max: 1 }, retry: { max: 1 } });
+    // The writer takes one statement at a time too (see SQLITE_READERS), in the order they come.
+    const writerGate = new Gate(1);
+    sequelize.addHook('beforeQuery', () => writerGate.enter());
+    sequelize.addHook('afterQuery', () => writerGate.leave());
     pragmas = [
       // WAL: readers never block the writer, nor the writer them.
       'journal_mode = WAL',
@@ -67,7 +83,7 @@ export function openDatabase(config: StoreConfig): Sequelize {
     });
   }
   initModels(sequelize);
-  current = { sequelize, pragmas };
+  current = { sequelize, pragmas, idleReaders: [], readerGate: new Gate(SQLITE_READERS) };
   return sequelize;
 }
 
@@ -101,23 +117,38 @@ function exec(db: sqlite3.Database, sql: string): Promise<void> {
   return new Promise((resolve, reject) => db.exec(sql, (err) => (err ? reject(err) : resolve())));
 }
 
+function openReader(file: string, pragmas: string[]): Promise<sqlite3.Database> {
+  return new Promise<sqlite3.Database>((resolve, reject) => {
+    const db = new sqlite3.Database(file, sqlite3.OPEN_READWRITE, (err) => (err ? reject(err) : resolve(db)));
+  }).then(async (db) => {
+    const settings = pragmas.filter((p) => p.startsWith('busy_timeout') || p.startsWith('foreign_keys'));
+    await exec(db, [...settings, 'query_only = ON'].map((p) => `PRAGMA ${p};`).join(''));
+    return db;
+  });
+}
+
 /**
- * The connection SELECTs run on. For a SQLite file, a connection of its own that may only read: a steady stream of
- * reads then never queues in front of a write on the writer. In memory, the one database is the writer's.
+ * Runs `work` (one statement) on a connection SELECTs may use. For a SQLite file, a free reader: connections of their
+ * own that may only read, so a steady stream of reads never queues in front of a write on the writer. In memory, the
+ * one database is the writer's.
  */
-export function readerConnection(): Promise<sqlite3.Database> {
+export async function withReader<T>(work: (db: sqlite3.Database) => Promise<T>): Promise<T> {
   const open = current;
   if (!open) throw new Error('openDatabase() has not been called');
   const file = sqliteFile(open.sequelize);
-  if (!file) return writerConnection();
-  open.reader ??= new Promise<sqlite3.Database>((resolve, reject) => {
-    const db = new sqlite3.Database(file, sqlite3.OPEN_READWRITE, (err) => (err ? reject(err) : resolve(db)));
-  }).then(async (db) => {
-    const pragmas = open.pragmas.filter((p) => p.startsWith('busy_timeout') || p.startsWith('foreign_keys'));
-    await exec(db, [...pragmas, 'query_only = ON'].map((p) => `PRAGMA ${p};`).join(''));
-    return db;
-  });
-  return open.reader;
+  if (!file) return work(await writerConnection());
+  if (!open.readers) {
+    open.readers = Promise.all(Array.from({ length: SQLITE_READERS }, () => openReader(file, open.pragmas)));
+    open.idleReaders.push(...(await open.readers));
+  } else await open.readers;
+  await open.readerGate.enter();
+  const db = open.idleReaders.pop()!;
+  try {
+    return await work(db);
+  } finally {
+    open.idleReaders.push(db);
+    open.readerGate.leave();
+  }
 }
 
 const closeHooks: ((connection: sqlite3.Database) => Promise<void>)[] = [];
@@ -133,9 +164,9 @@ export async function closeDatabase(): Promise<void> {
   if (!open) return;
   if (isSqlite(open.sequelize)) {
     const writer = (await open.sequelize.connectionManager.getConnection({ type: 'write' })) as unknown as sqlite3.Database;
-    const reader = open.reader ? await open.reader.catch(() => undefined) : undefined;
-    for (const connection of [writer, reader]) for (const hook of connection ? closeHooks : []) await hook(connection!);
-    if (reader) await new Promise<void>((resolve) => reader.close(() => resolve()));
+    const readers = open.readers ? await open.readers.catch(() => []) : [];
+    for (const connection of [writer, ...readers]) for (const hook of closeHooks) await hook(connection);
+    await Promise.all(readers.map((db) => new Promise<void>((resolve) => db.close(() => resolve()))));
   }
   await open.sequelize.close();
 }

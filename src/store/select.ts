@@ -1,20 +1,21 @@
 // SELECTs as prepared statements, on the reader connection (SQLite) or the pool (MySQL): the ORM re-plans every query.
 import { QueryTypes } from 'sequelize';
 import type { Database, Statement } from 'sqlite3';
-import { beforeClose, database, isSqlite, readerConnection } from './database';
+import { beforeClose, database, isSqlite, withReader } from './database';
 
 const sqliteStatements = new WeakMap<Database, Map<string, Statement>>();
 
 /** Runs a SELECT with `?` placeholders as a prepared statement, kept for the life of the connection. */
 export async function select<T extends object>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
   if (isSqlite()) {
-    const db = await readerConnection();
-    let cache = sqliteStatements.get(db);
-    if (!cache) sqliteStatements.set(db, (cache = new Map()));
-    let stmt = cache.get(sql);
-    if (!stmt) cache.set(sql, (stmt = db.prepare(sql)));
-    const prepared = stmt;
-    return new Promise((resolve, reject) => prepared.all(params, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows))));
+    return withReader((db) => {
+      let cache = sqliteStatements.get(db);
+      if (!cache) sqliteStatements.set(db, (cache = new Map()));
+      let stmt = cache.get(sql);
+      if (!stmt) cache.set(sql, (stmt = db.prepare(sql)));
+      const prepared = stmt;
+      return new Promise<T[]>((resolve, reject) => prepared.all(params, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows))));
+    });
   }
   // With `bind`, Sequelize's MySQL dialect uses mysql2's execute(): a server-side prepared statement, cached per connection.
   let n = 0;

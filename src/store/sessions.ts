@@ -8,10 +8,11 @@ export interface SessionRow {
   expires: Date;
 }
 
-/** The session's data, or undefined when there is none or it has expired. */
-export async function sessionData(sid: string): Promise<string | undefined> {
+/** The session's row, or undefined when there is none or it has expired. */
+export async function sessionData(sid: string): Promise<SessionRow | undefined> {
   const [row] = await select<{ data: string; expires: string | Date }>('SELECT data, expires FROM sessions WHERE sid = ?', [sid]);
-  return row && new Date(row.expires).getTime() > Date.now() ? row.data : undefined;
+  const expires = row && new Date(row.expires);
+  return row && expires!.getTime() > Date.now() ? { data: row.data, expires: expires! } : undefined;
 }
 
 export async function saveSession(sid: string, row: SessionRow): Promise<void> {

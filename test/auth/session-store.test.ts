@@ -1,6 +1,7 @@
 // The express-session store in the database deletes expired sessions by itself.
 import { expect } from 'chai';
-import { DatabaseSessionStore } from '../../server/auth/session-store';
+import type { SessionData } from 'express-session';
+import { DatabaseSessionStore, TOUCH_EVERY_MS } from '../../server/auth/session-store';
 import { saveSession } from '../../src/store/sessions';
 import { select } from '../../src/store/select';
 import { resetDatabase } from '../support/db';
@@ -21,6 +22,23 @@ describe('DatabaseSessionStore', () => {
         rows = (await select<{ sid: string }>('SELECT sid FROM sessions ORDER BY sid')).map((r) => r.sid);
       } while (rows.length > 1 && Date.now() < deadline);
       expect(rows).to.deep.equal(['live']);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('touch() writes a new expiry only once it has moved an hour or more from the stored one', async () => {
+    const store = new DatabaseSessionStore();
+    const at = (ms: number) => ({ cookie: { expires: new Date(ms), originalMaxAge: 60_000 } }) as unknown as SessionData;
+    const stored = async () => new Date((await select<{ expires: string | Date }>("SELECT expires FROM sessions WHERE sid = 's'"))[0]!.expires).getTime();
+    const call = (fn: (cb: (err?: unknown) => void) => void) => new Promise<void>((resolve, reject) => fn((err) => (err ? reject(err) : resolve())));
+    try {
+      const t0 = Math.floor(Date.now() / 1000) * 1000 + 3_600_000;
+      await call((cb) => store.set('s', at(t0), cb));
+      await call((cb) => store.touch('s', at(t0 + 60_000), cb));
+      expect(await stored()).to.equal(t0);
+      await call((cb) => store.touch('s', at(t0 + TOUCH_EVERY_MS), cb));
+      expect(await stored()).to.equal(t0 + TOUCH_EVERY_MS);
     } finally {
       store.close();
     }
