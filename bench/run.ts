@@ -3,8 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runScenario, type Result, type Scenario } from './load';
-import { cli, startBaseline, startService, stop, waitForHttp } from './service';
+import { cli, startBaseline, startService, stop, waitForHttp, withThrottles } from './service';
 import { listRun } from './list-run';
+import { sessionLogin } from './credentials';
+import { mixedScenario } from './mixed';
 import { markdownTable } from './table';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -35,6 +37,21 @@ function table(results: Result[], scenarios: Scenario[], baseline: number): stri
     ]);
   });
   return markdownTable(rows);
+}
+
+/** The mixed scenario on the same database, with throttling on: the scenarios above run without it. */
+async function mixedPart(env: NodeJS.ProcessEnv, base: string, token: string): Promise<string> {
+  const readers = Number(process.env.BENCH_MIXED_READERS ?? 16);
+  const writers = Number(process.env.BENCH_MIXED_WRITERS ?? 16);
+  const service = startService(withThrottles(env));
+  try {
+    await waitForHttp(`${base}/snippets/`);
+    const session = { cookie: await sessionLogin(base, 'bench', 'benchpass') };
+    const { table, checks } = await mixedScenario({ base, detailId: 50, token, session }, { readers, writers, seconds: DURATION });
+    return `\nMixed load, ${DURATION} s per phase, ${readers} reader + ${writers} writer connections, THROTTLE_ANON/THROTTLE_USER 1000000/second:\n\n${table}\n\n${checks.join('\n')}`;
+  } finally {
+    await stop(service);
+  }
 }
 
 async function main(): Promise<void> {
@@ -101,6 +118,7 @@ async function main(): Promise<void> {
         `${processes} process${processes > 1 ? 'es' : ''} for the service and for the baseline${token ? '' : ' (no token endpoint: Token scenarios skipped)'}\n`,
     );
     console.log(table(results, scenarios, results[0]!.rps));
+    if (token) console.log(await mixedPart(env, base, token));
     console.log(await listRun(dir, env));
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -5,16 +5,24 @@ import path from 'node:path';
 export const ROOT = path.resolve(__dirname, '..');
 
 export function cli(env: NodeJS.ProcessEnv, ...args: string[]): string {
-  const res = spawnSync(process.execPath, [path.join(ROOT, 'dist/server/cli.js'), ...args], { env, encoding: 'utf8' });
-  if (res.status !== 0) throw new Error(`snippets ${args[0]} failed: ${res.stderr}`);
+  const res = spawnSync(process.execPath, [path.join(ROOT, 'dist/server/cli.js'), ...args], { env, encoding: 'utf8', timeout: 120000, killSignal: 'SIGKILL' });
+  if (res.status !== 0) throw new Error(`snippets ${args[0]} failed: ${res.error?.message ?? res.stderr}`);
   return res.stdout.trim();
+}
+
+/** Throttling on at a rate never reached, so its stores are exercised on every request; THROTTLE_LOGIN keeps its default. */
+export function withThrottles(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { THROTTLE_LOGIN: _login, ...rest } = env;
+  return { ...rest, THROTTLE_ANON: '1000000/second', THROTTLE_USER: '1000000/second' };
 }
 
 export async function waitForHttp(url: string, timeoutMs = 30000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
-      const res = await fetch(url);
+      // A service that accepts the connection but never answers must not hang the bench.
+      const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
+      await res.arrayBuffer();
       if (res.status < 500) return;
     } catch {
       // not listening yet
@@ -24,8 +32,27 @@ export async function waitForHttp(url: string, timeoutMs = 30000): Promise<void>
   }
 }
 
-export function startService(env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, [path.join(ROOT, 'dist/server/main.js')], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+const groupLeaders = new WeakSet<ChildProcess>();
+
+/** `detached` puts the service (and its WEB_CONCURRENCY workers) in a process group of its own, for killGroup(). */
+export function startService(env: NodeJS.ProcessEnv, opts: { detached?: boolean } = {}): ChildProcess {
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist/server/main.js')], { env, stdio: ['ignore', 'inherit', 'inherit'], detached: opts.detached });
+  if (opts.detached) groupLeaders.add(child);
+  // A detached group does not get the terminal's Ctrl-C, and a crashed bench must not leave a service holding the port.
+  const orphaned = () => killGroup(child);
+  process.once('exit', orphaned);
+  child.once('exit', () => process.off('exit', orphaned));
+  return child;
+}
+
+/** kill -9 of the whole group of a detached service (the primary and its workers), or of the process alone. */
+export function killGroup(child: ChildProcess): void {
+  if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
+  try {
+    process.kill(groupLeaders.has(child) ? -child.pid : child.pid, 'SIGKILL');
+  } catch {
+    // gone already
+  }
 }
 
 export function startBaseline(file: string, port: number): ChildProcess {
@@ -33,9 +60,9 @@ export function startBaseline(file: string, port: number): ChildProcess {
 }
 
 export async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
+  if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
   await Promise.race([exited, new Promise((r) => setTimeout(r, 10000))]);
-  if (child.exitCode === null) child.kill('SIGKILL');
+  killGroup(child);
 }

@@ -1,0 +1,105 @@
+// `npm run bench:durability`: kill -9 under Token write load, restart, and every acknowledged create is still there.
+import http from 'node:http';
+import { account, storedSnippets } from './accounting';
+import { apiToken } from './credentials';
+import { openEngine, uniqueUsername } from './engine';
+import { rngFor } from './prng';
+import { sendRaw } from './raw-request';
+import { cli, killGroup, startService, stop, waitForHttp, withThrottles } from './service';
+import { markdownTable } from './table';
+
+const PORT = 18705;
+const CYCLES = Number(process.env.BENCH_CYCLES ?? 5);
+const SEED = Number(process.env.BENCH_SEED ?? 1);
+const WRITERS = 16;
+const TIMEOUT_MS = 10000;
+
+type Service = ReturnType<typeof startService>;
+
+/** Started in a process group of its own: kill -9 then takes the primary and every worker at once, as a crash of the machine's service would. */
+async function start(env: NodeJS.ProcessEnv, base: string): Promise<{ service: Service; ms: number }> {
+  const t0 = Date.now();
+  const service = startService(env, { detached: true });
+  await waitForHttp(`${base}/snippets/?limit=1`);
+  return { service, ms: Date.now() - t0 };
+}
+
+/** WRITERS creates at a time until the service dies under them; the creates it answered 201, id → code. */
+async function writeUntilKilled(token: string, cycle: number, loadMs: number, service: Service): Promise<{ acked: Map<number, string>; other: number }> {
+  const acked = new Map<number, string>();
+  let other = 0;
+  let killed = false;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: WRITERS });
+  const writer = async (w: number) => {
+    for (let n = 0; !killed; n++) {
+      const code = `# durability cycle ${cycle} writer ${w} create ${n}\nprint(${n})\n`;
+      const o = await sendRaw(agent, PORT, { method: 'POST', path: '/snippets/', headers: { 'content-type': 'application/json', authorization: `Token ${token}` }, body: JSON.stringify({ code }) }, TIMEOUT_MS);
+      if ('status' in o && o.status === 201) acked.set((JSON.parse(o.body.toString('utf8')) as { id: number }).id, code);
+      else if (!killed) other++;
+    }
+  };
+  const writers = Promise.all(Array.from({ length: WRITERS }, (_, w) => writer(w)));
+  await new Promise((r) => setTimeout(r, loadMs));
+  const exited = new Promise((r) => service.once('exit', r));
+  killed = true;
+  killGroup(service);
+  await exited;
+  await writers;
+  agent.destroy();
+  return { acked, other };
+}
+
+async function main(): Promise<number> {
+  const engine = await openEngine();
+  const env = withThrottles({ ...process.env, DATABASE_URL: engine.url, SECRET_KEY: 'bench-secret-key-bench-secret-key-bench', PORT: String(PORT), LOG_LEVEL: 'error' });
+  const base = `http://127.0.0.1:${PORT}`;
+  const username = uniqueUsername();
+  const password = 'benchpass';
+  const processes = Number(process.env.WEB_CONCURRENCY || 1);
+  // A detached service does not get the terminal's Ctrl-C: exiting runs startService's clean-up.
+  process.once('SIGINT', () => process.exit(130));
+  let service: Service | undefined;
+  try {
+    cli(env, 'migrate');
+    cli(env, 'createuser', username, '--password', password);
+    ({ service } = await start(env, base));
+    const token = await apiToken(base, username, password);
+    const all = new Map<number, string>();
+    const rows = [['cycle', 'load ms', 'acknowledged', 'found', 'missing', 'other code', 'stored, not acknowledged', 'other answers', 'restart ms']];
+    let failed = false;
+    for (let cycle = 1; cycle <= CYCLES; cycle++) {
+      const loadMs = rngFor(SEED, cycle).int(1000, 3000);
+      process.stderr.write(`bench: durability cycle ${cycle}/${CYCLES}: writing for ${loadMs} ms, then kill -9…\n`);
+      const { acked, other } = await writeUntilKilled(token, cycle, loadMs, service);
+      for (const [id, code] of acked) all.set(id, code);
+      const restarted = await start(env, base);
+      service = restarted.service;
+      // Every earlier cycle's creates are checked again: a later crash must not lose them either.
+      const accounts = account(all, await storedSnippets(base, username));
+      const missing = accounts.missing.filter((id) => acked.has(id)).length;
+      const changed = accounts.changed.length;
+      const earlier = accounts.missing.length - missing;
+      failed ||= accounts.missing.length > 0 || changed > 0 || acked.size === 0;
+      rows.push([String(cycle), String(loadMs), String(acked.size), String(acked.size - missing), `${missing}${earlier ? ` (+${earlier} earlier)` : ''}`, String(changed), String(accounts.unacknowledged.length), String(other), String(restarted.ms)]);
+    }
+    console.log(
+      `\nDurability: ${CYCLES} cycles of ${WRITERS} concurrent Token creates, kill -9 of the service's process group, restart; ` +
+        `${engine.name}${engine.name === 'SQLite' ? ` (SQLITE_SYNCHRONOUS ${process.env.SQLITE_SYNCHRONOUS || 'default'})` : ''}, ` +
+        `${processes} process${processes > 1 ? 'es' : ''}, THROTTLE_ANON/THROTTLE_USER 1000000/second\n`,
+    );
+    console.log(markdownTable(rows));
+    console.log(failed ? '\nFAIL: an acknowledged create is missing or changed, or a cycle acknowledged nothing' : '\nevery acknowledged create is there after each restart');
+    return failed ? 1 : 0;
+  } finally {
+    if (service) await stop(service);
+    await engine.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
