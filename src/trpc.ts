@@ -6,7 +6,8 @@ import { NOT_AUTHENTICATED } from './errors';
 import { tracked } from './inflight';
 import { isStoreBusy, STORE_BUSY } from './store/errors';
 
-const t = initTRPC.context<Context>().meta<OpenApiMeta>().create();
+// Never a stack trace in an answer, whatever NODE_ENV says.
+const t = initTRPC.context<Context>().meta<OpenApiMeta>().create({ isDev: false });
 
 export const router = t.router;
 /**

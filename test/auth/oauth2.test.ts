@@ -98,6 +98,14 @@ describe('OAuth 2.0', () => {
       const res = await api().get('/oauth2/access_token/').expect(405);
       expect(res.headers.allow).to.equal('POST, OPTIONS');
     });
+
+    it('OPTIONS answers 200 with Allow and the endpoint\'s metadata, with and without the slash', async () => {
+      for (const path of ['/oauth2/access_token/', '/oauth2/access_token']) {
+        const res = await api().options(path).expect(200);
+        expect(res.headers.allow).to.equal('POST, OPTIONS');
+        expect(res.body).to.include({ name: 'OAuth 2.0 token endpoint' });
+      }
+    });
   });
 
   describe('Authorization: Bearer', () => {

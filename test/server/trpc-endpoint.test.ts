@@ -20,6 +20,20 @@ describe('/trpc', () => {
     expect(res.body.result.data.linenos).to.equal(false);
   });
 
+  for (const method of ['put', 'delete', 'patch', 'trace'] as const) {
+    it(`${method.toUpperCase()} /trpc/snippets.list is 405 with Allow and a JSON detail, never 500`, async () => {
+      const res = await api()[method]('/trpc/snippets.list');
+      expect(res.status).to.equal(405);
+      expect(res.headers.allow).to.equal('GET, POST');
+      expect(res.body).to.deep.equal({ detail: `Method "${method.toUpperCase()}" not allowed.` });
+    });
+  }
+
+  it('an error answer carries no stack trace', async () => {
+    const res = await api().get('/trpc/snippets.get?input=%7B%22id%22%3A999999%7D').expect(404);
+    expect(JSON.stringify(res.body)).not.to.include('stack');
+  });
+
   it('POST /trpc/snippets.create anonymous is 401 UNAUTHORIZED', async () => {
     const res = await api().post('/trpc/snippets.create').send({ code: 'x' }).expect(401);
     expect(res.body.error.data.code).to.equal('UNAUTHORIZED');

@@ -28,6 +28,10 @@ export function oauth2Routes(config: Config, throttle: Throttle): Router {
     res.set('Retry-After', String(wait)).status(429).json({ error: 'slow_down', error_description: detail, detail, wait });
   };
   router.post(TOKEN_PATHS, ...body, authenticateOAuthClient, throttlePasswordGrant, server.token(), tokenErrorHandler);
+  // OPTIONS, as its Allow header promises, answers as the other endpoints do.
+  router.options(TOKEN_PATHS, (_req, res) => {
+    res.status(200).set('Allow', 'POST, OPTIONS').json({ name: 'OAuth 2.0 token endpoint', description: '', renders: ['application/json'], parses: ['application/x-www-form-urlencoded', 'application/json'] });
+  });
   router.all(TOKEN_PATHS, (req, res) => {
     res.status(405).set('Allow', 'POST, OPTIONS').json({ detail: `Method "${req.method}" not allowed.` });
   });
