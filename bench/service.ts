@@ -36,7 +36,9 @@ const groupLeaders = new WeakSet<ChildProcess>();
 
 /** `detached` puts the service (and its WEB_CONCURRENCY workers) in a process group of its own, for killGroup(). */
 export function startService(env: NodeJS.ProcessEnv, opts: { detached?: boolean } = {}): ChildProcess {
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist/server/main.js')], { env, stdio: ['ignore', 'inherit', 'inherit'], detached: opts.detached });
+  // BENCH_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) are given to the service's node, for profiling it under load.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'dist/server/main.js')], { env, stdio: ['ignore', 'inherit', 'inherit'], detached: opts.detached });
   if (opts.detached) groupLeaders.add(child);
   // A detached group does not get the terminal's Ctrl-C, and a crashed bench must not leave a service holding the port.
   const orphaned = () => killGroup(child);

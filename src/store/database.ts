@@ -129,10 +129,12 @@ function openReader(file: string, pragmas: string[]): Promise<sqlite3.Database> 
 
 /**
  * Runs `work` (one statement) on a connection SELECTs may use. For a SQLite file, a free reader: connections of their
- * own that may only read, so a steady stream of reads never queues in front of a write on the writer. In memory, the
- * one database is the writer's.
+ * own that may only read, so a steady stream of reads never queues in front of a write on the writer. A `lookup` (one
+ * row by key: the token, the session, the user a request acts as) goes ahead of the reads in line, so that no request,
+ * a write least of all, waits behind other clients' lists just to learn who sent it. In memory, the one database is
+ * the writer's.
  */
-export async function withReader<T>(work: (db: sqlite3.Database) => Promise<T>): Promise<T> {
+export async function withReader<T>(work: (db: sqlite3.Database) => Promise<T>, lookup = false): Promise<T> {
   const open = current;
   if (!open) throw new Error('openDatabase() has not been called');
   const file = sqliteFile(open.sequelize);
@@ -141,7 +143,7 @@ export async function withReader<T>(work: (db: sqlite3.Database) => Promise<T>):
     open.readers = Promise.all(Array.from({ length: SQLITE_READERS }, () => openReader(file, open.pragmas)));
     open.idleReaders.push(...(await open.readers));
   } else await open.readers;
-  await open.readerGate.enter();
+  await open.readerGate.enter(lookup);
   const db = open.idleReaders.pop()!;
   try {
     return await work(db);

@@ -1,7 +1,7 @@
 // OAuth 2.0 rows: clients (secret digests) and access/refresh token pairs (digests only).
 import { QueryTypes } from 'sequelize';
 import { database } from './database';
-import { select } from './select';
+import { lookup, select } from './select';
 
 export interface TokenPairRow {
   id: number;
@@ -43,9 +43,8 @@ export async function deleteTokenPair(id: number, refreshDigest: string): Promis
 }
 
 export async function accessByDigest(digest: string): Promise<{ id: number; username: string; scope: string; expires: string | Date } | undefined> {
-  const [row] = await select<{ id: number; username: string; scope: string; expires: string | Date }>(
+  return lookup<{ id: number; username: string; scope: string; expires: string | Date }>(
     'SELECT u.id, u.username, t.scope, t.expires FROM oauth_tokens t JOIN users u ON u.id = t.user_id WHERE t.access_digest = ?',
     [digest],
   );
-  return row;
 }

@@ -6,7 +6,16 @@ import { beforeClose, database, isSqlite, withReader } from './database';
 const sqliteStatements = new WeakMap<Database, Map<string, Statement>>();
 
 /** Runs a SELECT with `?` placeholders as a prepared statement, kept for the life of the connection. */
-export async function select<T extends object>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+export function select<T extends object>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+  return run<T>(sql, params, false);
+}
+
+/** A SELECT of one row by key that a request needs before its real work (who sent it): it goes ahead of select()s in line. */
+export async function lookup<T extends object>(sql: string, params: readonly unknown[]): Promise<T | undefined> {
+  return (await run<T>(sql, params, true))[0];
+}
+
+async function run<T extends object>(sql: string, params: readonly unknown[], urgent: boolean): Promise<T[]> {
   if (isSqlite()) {
     return withReader((db) => {
       let cache = sqliteStatements.get(db);
@@ -15,7 +24,7 @@ export async function select<T extends object>(sql: string, params: readonly unk
       if (!stmt) cache.set(sql, (stmt = db.prepare(sql)));
       const prepared = stmt;
       return new Promise<T[]>((resolve, reject) => prepared.all(params, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows))));
-    });
+    }, urgent);
   }
   // With `bind`, Sequelize's MySQL dialect uses mysql2's execute(): a server-side prepared statement, cached per connection.
   let n = 0;

@@ -1,7 +1,7 @@
 // Login sessions' rows: read on the reader, written on the writer; expired rows are deleted in the background.
 import { QueryTypes } from 'sequelize';
 import { database, isSqlite } from './database';
-import { select } from './select';
+import { lookup } from './select';
 
 export interface SessionRow {
   data: string;
@@ -10,7 +10,7 @@ export interface SessionRow {
 
 /** The session's row, or undefined when there is none or it has expired. */
 export async function sessionData(sid: string): Promise<SessionRow | undefined> {
-  const [row] = await select<{ data: string; expires: string | Date }>('SELECT data, expires FROM sessions WHERE sid = ?', [sid]);
+  const row = await lookup<{ data: string; expires: string | Date }>('SELECT data, expires FROM sessions WHERE sid = ?', [sid]);
   const expires = row && new Date(row.expires);
   return row && expires!.getTime() > Date.now() ? { data: row.data, expires: expires! } : undefined;
 }

@@ -1,7 +1,7 @@
 // API token rows: one per user, the key kept for showing again and its digest for lookups.
 import { database } from './database';
 import { isDuplicate } from './errors';
-import { select } from './select';
+import { lookup, select } from './select';
 import type { AuthUser } from './users';
 
 export async function tokenKeyOf(userId: number): Promise<string | undefined> {
@@ -21,6 +21,5 @@ export async function insertToken(userId: number, key: string, digest: string): 
 }
 
 export async function userByTokenDigest(digest: string): Promise<AuthUser | undefined> {
-  const [row] = await select<AuthUser>('SELECT u.id, u.username FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.key_digest = ?', [digest]);
-  return row;
+  return lookup<AuthUser>('SELECT u.id, u.username FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.key_digest = ?', [digest]);
 }

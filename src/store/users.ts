@@ -1,7 +1,7 @@
 // Users: the public records (with the ids of their snippets), the account behind a password check, and account writes.
 import { User as UserModel } from '../models';
 import type { User } from '../schemas/user';
-import { select } from './select';
+import { lookup, select } from './select';
 
 /** Who a request acts as. */
 export interface AuthUser {
@@ -15,13 +15,11 @@ export interface Account extends AuthUser {
 }
 
 export async function accountByUsername(username: string): Promise<Account | undefined> {
-  const [row] = await select<Account>('SELECT id, username, password FROM users WHERE username = ?', [username]);
-  return row;
+  return lookup<Account>('SELECT id, username, password FROM users WHERE username = ?', [username]);
 }
 
 export async function authUserById(id: number): Promise<AuthUser | undefined> {
-  const [row] = await select<AuthUser>('SELECT id, username FROM users WHERE id = ?', [id]);
-  return row;
+  return lookup<AuthUser>('SELECT id, username FROM users WHERE id = ?', [id]);
 }
 
 export async function authUserByUsername(username: string): Promise<AuthUser | undefined> {
