@@ -9,6 +9,7 @@ import { rngFor } from './prng';
 import { sendRaw, type Outcome } from './raw-request';
 import { cli, startService, stop, waitForHttp, withThrottles } from './service';
 import { markdownTable } from './table';
+import { exitWith } from './exit-with';
 
 const PORT = 18704;
 const COUNT = Number(process.env.BENCH_BAD_REQUESTS ?? 10000);
@@ -139,10 +140,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+exitWith(main);

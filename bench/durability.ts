@@ -7,6 +7,7 @@ import { rngFor } from './prng';
 import { sendRaw } from './raw-request';
 import { cli, killGroup, startService, stop, waitForHttp, withThrottles } from './service';
 import { markdownTable } from './table';
+import { exitWith } from './exit-with';
 
 const PORT = 18705;
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 5);
@@ -96,10 +97,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+exitWith(main);

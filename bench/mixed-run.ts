@@ -4,6 +4,7 @@ import { openEngine, uniqueUsername } from './engine';
 import { mixedScenario, type MixedTarget } from './mixed';
 import { cli, startService, stop, waitForHttp, withThrottles } from './service';
 import { soak } from './soak';
+import { exitWith } from './exit-with';
 
 const PORT = 18703;
 const SNIPPETS = 100;
@@ -51,10 +52,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+exitWith(main);
