@@ -28,7 +28,11 @@ export function sendRaw(agent: http.Agent, port: number, req: RawRequest, timeou
     };
     let r: http.ClientRequest;
     try {
-      r = http.request({ host: '127.0.0.1', port, agent, method: req.method, path: req.path, headers: req.headers, setHost: !hasHeader(req, 'host') });
+      // Node's client frames no body of a GET, HEAD, OPTIONS or DELETE unless told its length: the bytes would follow the
+      // request unannounced, and the service rightly takes them for a malformed next request and closes the connection.
+      const framed = req.body !== undefined && !hasHeader(req, 'content-length') && !hasHeader(req, 'transfer-encoding');
+      const headers = framed ? { ...req.headers, 'content-length': String(Buffer.byteLength(req.body!)) } : req.headers;
+      r = http.request({ host: '127.0.0.1', port, agent, method: req.method, path: req.path, headers, setHost: !hasHeader(req, 'host') });
     } catch (err) {
       // Node refused to send it at all (an invalid header): the case is wrong, not the service.
       return resolve({ failure: 'client', message: err instanceof Error ? err.message : String(err) });
