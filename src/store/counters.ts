@@ -1,4 +1,4 @@
-// Throttle counters: in Redis with REDIS_URL, in MySQL/MariaDB's table, else in memory (the cluster primary's when several processes serve).
+// Throttle counters: in Redis with REDIS_URL; else in memory (the cluster primary's with several processes), password guesses on MySQL in its table.
 import cluster from 'node:cluster';
 import { createHash } from 'node:crypto';
 import {
@@ -21,6 +21,12 @@ export interface CounterOptions {
   keyPrefix: string;
 }
 
+/**
+ * What a family counts: every request (THROTTLE_ANON, THROTTLE_USER), or failed password checks, which are rare and
+ * worth sharing between machines.
+ */
+export type CounterUse = 'requests' | 'guesses';
+
 /** How long a worker waits for the primary's answer about a counter. */
 const CLUSTER_TIMEOUT_MS = 2000;
 
@@ -31,19 +37,22 @@ export function counterKey(...parts: string[]): string {
 }
 
 /**
- * Where counters live. On SQLite (the embedded default) a counter costs no write: one process counts in memory, and
- * WEB_CONCURRENCY workers ask the primary, which counts for all of them (node:cluster messages). They reset on a
- * restart. MySQL/MariaDB serves several machines, so its counters are rows of a table every machine shares; Redis,
- * with REDIS_URL, serves both. Resolves once the store is ready to count.
+ * Where counters live. With REDIS_URL, in Redis, shared by every process and machine. Otherwise a counter costs no
+ * write: one process counts in memory, and WEB_CONCURRENCY workers ask the primary, which counts for all of them
+ * (node:cluster messages); they reset on a restart, and several machines count apart (set REDIS_URL to share). The
+ * exception is password guesses on MySQL/MariaDB: rows of a table every machine shares, since a guesser must not get
+ * a fresh allowance per machine, and a failed check is rare enough to pay a database write (a request counter there
+ * cost a durable write per request, on one hot row: MariaDB's mixed load fell to a quarter). Resolves once the store
+ * is ready to count.
  */
-export async function counter(config: Pick<Config, 'REDIS_URL' | 'LOG_LEVEL'>, opts: CounterOptions): Promise<RateLimiterAbstract> {
+export async function counter(config: Pick<Config, 'REDIS_URL' | 'LOG_LEVEL'>, opts: CounterOptions, use: CounterUse): Promise<RateLimiterAbstract> {
   if (config.REDIS_URL) {
     const storeClient = redisClient(config);
     await redisConnected(); // the first counts go to Redis, not to the insurance below, when Redis is up
     // While Redis is unreachable (not ready, or a command times out), this process counts in memory instead.
     return new RateLimiterRedis({ ...opts, storeClient, useRedisPackage: true, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(opts) });
   }
-  if (isSqlite()) return cluster.isWorker ? new RateLimiterCluster({ ...opts, timeoutMs: CLUSTER_TIMEOUT_MS }) : new RateLimiterMemory(opts);
+  if (isSqlite() || use === 'requests') return cluster.isWorker ? new RateLimiterCluster({ ...opts, timeoutMs: CLUSTER_TIMEOUT_MS }) : new RateLimiterMemory(opts);
   const sequelize = database();
   return new Promise((resolve, reject) => {
     // Keys are counterKey()s: ASCII of fixed length, so the library's VARCHAR(255) utf8 column holds any of them.
@@ -54,7 +63,7 @@ export async function counter(config: Pick<Config, 'REDIS_URL' | 'LOG_LEVEL'>, o
   });
 }
 
-/** In the cluster's primary: holds the workers' in-memory counters (SQLite without Redis). */
+/** In the cluster's primary: holds the workers' in-memory counters (without Redis). */
 export function serveCountersToWorkers(): void {
   new RateLimiterClusterMaster();
 }

@@ -1,7 +1,6 @@
 // SELECTs as prepared statements, on the reader connection (SQLite) or the pool (MySQL): the ORM re-plans every query.
-import { QueryTypes } from 'sequelize';
 import type { Database, Statement } from 'sqlite3';
-import { beforeClose, database, isSqlite, withReader } from './database';
+import { beforeClose, isSqlite, mysqlReader, withReader } from './database';
 
 const sqliteStatements = new WeakMap<Database, Map<string, Statement>>();
 
@@ -26,9 +25,9 @@ async function run<T extends object>(sql: string, params: readonly unknown[], ur
       return new Promise<T[]>((resolve, reject) => prepared.all(params, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows))));
     }, urgent);
   }
-  // With `bind`, Sequelize's MySQL dialect uses mysql2's execute(): a server-side prepared statement, cached per connection.
-  let n = 0;
-  return database().query<T>(sql.replace(/\?/g, () => `$${++n}`), { bind: [...params], type: QueryTypes.SELECT, raw: true });
+  // mysql2's execute() on a pooled connection (a replica's, with DATABASE_REPLICA_URLS): a server-side prepared
+  // statement, cached per connection.
+  return new Promise<T[]>((resolve, reject) => mysqlReader().execute(sql, params as never, (err, rows) => (err ? reject(err) : resolve(rows as T[]))));
 }
 
 // SQLite refuses to close a connection with statements still prepared on it.

@@ -1,5 +1,5 @@
 // Snippets as the API shows them, read straight from the tables: one query per list, owner names joined, `highlighted` never read.
-import { database } from './database';
+import { database, isSqlite } from './database';
 import { select } from './select';
 import { Snippet } from '../schemas/snippet';
 
@@ -15,7 +15,14 @@ const SQL_OF: Record<keyof Snippet, string> = {
 };
 const KEYS = Object.keys(Snippet.shape) as (keyof Snippet)[];
 const SNIPPET_COLUMNS = KEYS.map((key) => `${SQL_OF[key]} AS ${key}`).join(', ');
-const SNIPPET_FROM = 'FROM snippets s JOIN users u ON u.id = s.owner_id';
+/**
+ * Snippets first, then each one's owner: the list is read in the order of the (created, id) index. With few users and
+ * many snippets MariaDB's planner read users first and sorted every snippet in a temporary table for each page
+ * (44 pages of 100 a second, 7,000 snippets, the server's CPU at 140%); STRAIGHT_JOIN keeps MySQL to the written
+ * order, as SQLite's planner already does.
+ */
+const SNIPPET_JOIN = { sqlite: 'JOIN', mysql: 'STRAIGHT_JOIN' };
+const SNIPPET_FROM = () => `FROM snippets s ${SNIPPET_JOIN[isSqlite() ? 'sqlite' : 'mysql']} users u ON u.id = s.owner_id`;
 
 type SnippetRow = Omit<Snippet, 'linenos'> & { linenos: number | boolean };
 
@@ -25,12 +32,12 @@ export function toSnippet(row: SnippetRow): Snippet {
 }
 
 export async function snippetById(id: number): Promise<Snippet | undefined> {
-  const [row] = await select<SnippetRow>(`SELECT ${SNIPPET_COLUMNS} ${SNIPPET_FROM} WHERE s.id = ?`, [id]);
+  const [row] = await select<SnippetRow>(`SELECT ${SNIPPET_COLUMNS} ${SNIPPET_FROM()} WHERE s.id = ?`, [id]);
   return row && toSnippet(row);
 }
 
 export async function allSnippets(): Promise<Snippet[]> {
-  return (await select<SnippetRow>(`SELECT ${SNIPPET_COLUMNS} ${SNIPPET_FROM} ORDER BY s.created, s.id`)).map(toSnippet);
+  return (await select<SnippetRow>(`SELECT ${SNIPPET_COLUMNS} ${SNIPPET_FROM()} ORDER BY s.created, s.id`)).map(toSnippet);
 }
 
 /** A position in the list: the (created, id) of the last snippet seen. */
@@ -67,10 +74,10 @@ function decodeCursor(cursor: string): Key {
 async function rowsAfter<T>(columns: string, after: Key | undefined, limit: number): Promise<{ rows: T[]; last?: Key; more: boolean }> {
   const rows = after
     ? await select<T & Key>(
-        `SELECT ${columns}, s.created ${SNIPPET_FROM} WHERE s.created > ? OR (s.created = ? AND s.id > ?) ORDER BY s.created, s.id LIMIT ?`,
+        `SELECT ${columns}, s.created ${SNIPPET_FROM()} WHERE s.created > ? OR (s.created = ? AND s.id > ?) ORDER BY s.created, s.id LIMIT ?`,
         [after.created, after.created, after.id, limit + 1],
       )
-    : await select<T & Key>(`SELECT ${columns}, s.created ${SNIPPET_FROM} ORDER BY s.created, s.id LIMIT ?`, [limit + 1]);
+    : await select<T & Key>(`SELECT ${columns}, s.created ${SNIPPET_FROM()} ORDER BY s.created, s.id LIMIT ?`, [limit + 1]);
   const more = rows.length > limit;
   if (more) rows.length = limit;
   const last = rows[rows.length - 1];
