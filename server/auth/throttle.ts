@@ -2,7 +2,7 @@
 import type { RequestHandler, Request, Response } from 'express';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../../src/config';
-import { counter, counterKey } from '../../src/store/counters';
+import { counter, counterKey, type CounterUse } from '../../src/store/counters';
 import { sendJson } from '../rest/respond';
 
 const SECONDS = { second: 1, minute: 60, hour: 3600, day: 86400 } as const;
@@ -57,20 +57,20 @@ async function blocked(l: RateLimiterAbstract, key: string): Promise<number> {
 
 export function createThrottle(config: Config): Throttle {
   // Built on first use (the database is open by then); a store that failed to start is tried again next time.
-  const lazy = (rate: string, keyPrefix: string, factor = 1) => {
+  const lazy = (rate: string, keyPrefix: string, use: CounterUse, factor = 1) => {
     const [n, unit] = rate.split('/') as [string, keyof typeof SECONDS];
     const opts = { points: Number(n) * factor, duration: SECONDS[unit], keyPrefix };
     let store: Promise<RateLimiterAbstract> | undefined;
-    return () => (store ??= counter(config, opts).catch((err: unknown) => ((store = undefined), Promise.reject(err))));
+    return () => (store ??= counter(config, opts, use).catch((err: unknown) => ((store = undefined), Promise.reject(err))));
   };
-  const anonLimiter = config.THROTTLE_ANON ? lazy(config.THROTTLE_ANON, 'anon') : undefined;
-  const userLimiter = config.THROTTLE_USER ? lazy(config.THROTTLE_USER, 'user') : undefined;
+  const anonLimiter = config.THROTTLE_ANON ? lazy(config.THROTTLE_ANON, 'anon', 'requests') : undefined;
+  const userLimiter = config.THROTTLE_USER ? lazy(config.THROTTLE_USER, 'user', 'requests') : undefined;
   const login = config.THROTTLE_LOGIN;
   const guessing = login
     ? [
-        { limiter: lazy(login, 'pw_pair', GUESSING_LIMITS.pair), key: (req: Request, user: string) => counterKey(user, req.ip ?? '') },
-        { limiter: lazy(login, 'pw_addr', GUESSING_LIMITS.address), key: (req: Request) => counterKey(req.ip ?? '') },
-        { limiter: lazy(login, 'pw_user', GUESSING_LIMITS.username), key: (_req: Request, user: string) => counterKey(user) },
+        { limiter: lazy(login, 'pw_pair', 'guesses', GUESSING_LIMITS.pair), key: (req: Request, user: string) => counterKey(user, req.ip ?? '') },
+        { limiter: lazy(login, 'pw_addr', 'guesses', GUESSING_LIMITS.address), key: (req: Request) => counterKey(req.ip ?? '') },
+        { limiter: lazy(login, 'pw_user', 'guesses', GUESSING_LIMITS.username), key: (_req: Request, user: string) => counterKey(user) },
       ]
     : [];
   // Usernames are compared as typed by the user: Alice and alice are one target.
