@@ -7,7 +7,7 @@ import { apiToken, seedSnippets } from './credentials';
 import { openEngine, uniqueUsername } from './engine';
 import { rngFor } from './prng';
 import { sendRaw, type Outcome } from './raw-request';
-import { cli, startService, stop, waitForHttp, withThrottles } from './service';
+import { cli, startService, stop, waitForHttp, throttledServiceEnv } from './service';
 import { markdownTable } from './table';
 import { exitWith } from './exit-with';
 
@@ -45,7 +45,7 @@ function created(c: Case, o: Outcome): { id: number; code: string } | undefined 
 
 async function main(): Promise<number> {
   const engine = await openEngine();
-  const env = withThrottles({ ...process.env, DATABASE_URL: engine.url, SECRET_KEY: 'bench-secret-key-bench-secret-key-bench', PORT: String(PORT), LOG_LEVEL: 'error' });
+  const env = throttledServiceEnv(engine.url, PORT, 'error');
   const base = `http://127.0.0.1:${PORT}`;
   const username = uniqueUsername();
   const password = 'benchpass';

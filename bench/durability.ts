@@ -5,7 +5,7 @@ import { apiToken } from './credentials';
 import { openEngine, uniqueUsername } from './engine';
 import { rngFor } from './prng';
 import { sendRaw } from './raw-request';
-import { cli, killGroup, startService, stop, waitForHttp, withThrottles } from './service';
+import { cli, killGroup, startService, stop, waitForHttp, throttledServiceEnv } from './service';
 import { markdownTable } from './table';
 import { exitWith } from './exit-with';
 
@@ -52,7 +52,7 @@ async function writeUntilKilled(token: string, cycle: number, loadMs: number, se
 
 async function main(): Promise<number> {
   const engine = await openEngine();
-  const env = withThrottles({ ...process.env, DATABASE_URL: engine.url, SECRET_KEY: 'bench-secret-key-bench-secret-key-bench', PORT: String(PORT), LOG_LEVEL: 'error' });
+  const env = throttledServiceEnv(engine.url, PORT, 'error');
   const base = `http://127.0.0.1:${PORT}`;
   const username = uniqueUsername();
   const password = 'benchpass';

@@ -2,7 +2,7 @@
 import { apiToken, seedSnippets, sessionLogin } from './credentials';
 import { openEngine, uniqueUsername } from './engine';
 import { mixedScenario, type MixedTarget } from './mixed';
-import { cli, startService, stop, waitForHttp, withThrottles } from './service';
+import { cli, startService, stop, waitForHttp, throttledServiceEnv } from './service';
 import { soak } from './soak';
 import { exitWith } from './exit-with';
 
@@ -15,13 +15,7 @@ const WRITERS = Number(process.env.BENCH_MIXED_WRITERS ?? 16);
 
 async function main(): Promise<number> {
   const engine = await openEngine();
-  const env = withThrottles({
-    ...process.env,
-    DATABASE_URL: engine.url,
-    SECRET_KEY: 'bench-secret-key-bench-secret-key-bench',
-    PORT: String(PORT),
-    LOG_LEVEL: 'warn',
-  });
+  const env = throttledServiceEnv(engine.url, PORT, 'warn');
   const base = `http://127.0.0.1:${PORT}`;
   const username = uniqueUsername();
   const password = 'benchpass';

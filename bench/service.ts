@@ -16,6 +16,11 @@ export function withThrottles(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { ...rest, THROTTLE_ANON: '1000000/second', THROTTLE_USER: '1000000/second' };
 }
 
+/** The environment of a benched service on `databaseUrl` and `port`, throttling on. */
+export function throttledServiceEnv(databaseUrl: string, port: number, logLevel: 'warn' | 'error'): NodeJS.ProcessEnv {
+  return withThrottles({ ...process.env, DATABASE_URL: databaseUrl, SECRET_KEY: 'bench-secret-key-bench-secret-key-bench', PORT: String(port), LOG_LEVEL: logLevel });
+}
+
 export async function waitForHttp(url: string, timeoutMs = 30000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

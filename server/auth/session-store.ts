@@ -7,7 +7,7 @@ type Callback<T = void> = (err?: unknown, value?: T) => void;
 
 const TWO_WEEKS_MS = 14 * 24 * 3600 * 1000;
 /** How often a process deletes expired sessions (every process does, so a crashed one is covered by the others). */
-export const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
+const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
 /**
  * express-session slides a session's expiry on every request and asks the store to touch it: a write per read. The
  * new expiry is written only once it has moved this far from the one stored, so a session read costs no write.

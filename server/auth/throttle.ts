@@ -15,7 +15,7 @@ const SECONDS = { second: 1, minute: 60, hour: 3600, day: 86400 } as const;
  * attempt counts nothing, so one guesser hammering a username from one address stops at the pair's limit and leaves
  * the username's ceiling to the owner: locking the owner out takes twenty addresses guessing at full rate.
  */
-export const GUESSING_LIMITS = { pair: 1, address: 5, username: 20 } as const;
+const GUESSING_LIMITS = { pair: 1, address: 5, username: 20 } as const;
 
 export interface Throttle {
   /** THROTTLE_ANON / THROTTLE_USER on every request after authentication. */

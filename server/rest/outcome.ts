@@ -2,7 +2,6 @@
 import type { Response } from 'express';
 import type { TRPCError } from '@trpc/server';
 import { denyUnauthenticated } from '../auth/chain';
-import { STORE_BUSY_RETRY_AFTER } from '../../src/store/errors';
 import { HttpError } from './http-error';
 import { sendJson, sendJsonText, sendNoContent } from './respond';
 import type { Outcome } from './invoke';
@@ -17,7 +16,6 @@ const STATUS_OF: Partial<Record<TRPCError['code'], number>> = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   TOO_MANY_REQUESTS: 429,
-  SERVICE_UNAVAILABLE: 503,
 };
 
 interface Issue {
@@ -47,7 +45,6 @@ export function writeOutcome(res: Response, method: string, outcome: Outcome): v
   if (error.code === 'BAD_REQUEST' && Array.isArray(issues)) return sendJson(res, 400, fieldErrors(issues));
   if (error.code === 'UNAUTHORIZED') return denyUnauthenticated(res, error.message);
   const status = STATUS_OF[error.code];
-  if (status === 503) return sendJson(res, status, { detail: error.message }, { 'Retry-After': String(STORE_BUSY_RETRY_AFTER) });
   if (status) return sendJson(res, status, { detail: error.message });
   throw error.cause instanceof HttpError ? error.cause : error;
 }

@@ -1,4 +1,4 @@
-// The connections a process holds. SQLite: one writer (Sequelize's) and a few readers (prepared SELECTs). MySQL/MariaDB: Sequelize's pool.
+// The connections a process holds. SQLite: one writer (Sequelize's) and two readers. MySQL/MariaDB: Sequelize's pool and a read pool.
 import { Sequelize, type Options } from 'sequelize';
 import { createPool, type Pool } from 'mysql2';
 import sqlite3 from 'sqlite3';
@@ -28,7 +28,7 @@ interface Open {
  * thread. So every connection is handed one statement at a time and the rest wait here, in line: two readers and the
  * writer then use three threads at most, and a write never queues in libuv behind a backlog of reads.
  */
-export const SQLITE_READERS = 2;
+const SQLITE_READERS = 2;
 
 let current: Open | undefined;
 
@@ -132,8 +132,8 @@ export async function configureWriter(): Promise<void> {
 }
 
 /** Sequelize's own SQLite connection (the writer). */
-export async function writerConnection(): Promise<sqlite3.Database> {
-  return (await database().connectionManager.getConnection({ type: 'write' })) as unknown as sqlite3.Database;
+async function writerConnection(sequelize: Sequelize = database()): Promise<sqlite3.Database> {
+  return (await sequelize.connectionManager.getConnection({ type: 'write' })) as unknown as sqlite3.Database;
 }
 
 function exec(db: sqlite3.Database, sql: string): Promise<void> {
@@ -188,7 +188,7 @@ export async function closeDatabase(): Promise<void> {
   current = undefined;
   if (!open) return;
   if (isSqlite(open.sequelize)) {
-    const writer = (await open.sequelize.connectionManager.getConnection({ type: 'write' })) as unknown as sqlite3.Database;
+    const writer = await writerConnection(open.sequelize);
     const readers = open.readers ? await open.readers.catch(() => []) : [];
     for (const connection of [writer, ...readers]) for (const hook of closeHooks) await hook(connection);
     await Promise.all(readers.map((db) => new Promise<void>((resolve) => db.close(() => resolve()))));

@@ -21,13 +21,4 @@ export class Gate {
     if (next) next(); // the place passes straight to the next in line
     else this.active--;
   }
-
-  async run<T>(work: () => Promise<T>, urgent = false): Promise<T> {
-    await this.enter(urgent);
-    try {
-      return await work();
-    } finally {
-      this.leave();
-    }
-  }
 }

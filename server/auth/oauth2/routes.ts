@@ -14,7 +14,8 @@ export function oauth2Routes(config: Config, throttle: Throttle): Router {
   const router = Router({ strict: true });
   const server = createOAuth2Server(config);
   const body = [express.urlencoded({ extended: false, limit: '16kb' }), express.json({ limit: '16kb' })];
-  // The password-guessing limit applies to the password grant too; a grant refused as invalid_grant was a failed guess.
+  // The password-guessing limit applies to the password grant too; a grant answered 400 (invalid_grant, or a request
+  // naming the user but not its password) counts as a failed guess.
   const throttlePasswordGrant: RequestHandler = async (req, res, next) => {
     const { grant_type: grant, username } = (req.body ?? {}) as Record<string, unknown>;
     if (grant !== 'password' || typeof username !== 'string') return next();
