@@ -42,9 +42,10 @@ export async function runExample(baseUrl: string, auth: Auth, log: (line: string
   const created = await client.snippets.create.mutate({ title: 'Hello', code: 'print("hello")', language: 'python' });
   log(`created snippet ${created.id} owned by ${created.owner}: ${JSON.stringify(created)}`);
 
-  const list = await client.snippets.list.query();
-  const listed = list.some((s) => s.id === created.id);
-  log(`listed ${list.length} snippet(s); the new one is ${listed ? '' : 'NOT '}among them`);
+  // The list is a page: `items`, and `next` (the cursor of the following page) when `limit` cut it short.
+  const { items } = await client.snippets.list.query();
+  const listed = items.some((s) => s.id === created.id);
+  log(`listed ${items.length} snippet(s); the new one is ${listed ? '' : 'NOT '}among them`);
 
   // Like PUT: `code` is required, omitted optional fields keep their stored values.
   const updated = await client.snippets.update.mutate({ id: created.id, code: 'print("hello, world")', linenos: true });

@@ -10,14 +10,19 @@ import { sessionMiddleware } from './auth/session';
 import { createThrottle } from './auth/throttle';
 import { tokenIssueRoutes } from './auth/token-issue';
 import { exposeCsrfToken } from './auth/csrf';
+import { appRouter } from '../src/routers';
 import { apiRoot } from './rest/api-root';
 import { healthRoutes } from './health';
-import { errorHandler, notFoundHandler } from './rest/errors';
+import { errorHandler, notFoundHandler } from './http/errors';
+import './http/locals';
+import { negotiation } from './http/negotiate';
+import { Urls } from './http/urls';
 import { restFacade } from './rest/facade';
-import { negotiation } from './rest/negotiate';
+import { registryTemplate, routesOf } from './rest/routes';
 import { openapiRouter } from './openapi/routes';
 import { securityHeaders } from './security-headers';
 import { trpcEndpoint } from './trpc-endpoint';
+import { renderApiPage } from './web/api-page';
 import { favicon, staticAssets } from './web/pages';
 import { snippetViews } from './web/snippet-views';
 
@@ -25,6 +30,12 @@ export function createApp(config: Config, log: Logger = createLogger(config.LOG_
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
+  // The app's own route-name registry; the REST routes come from the procedures' .meta.
+  const urls = (app.locals.urls = new Urls());
+  const routes = routesOf(appRouter);
+  urls.register('api-root', '/');
+  for (const route of routes) urls.register(route.name, registryTemplate(route));
+  app.locals.renderPage = renderApiPage;
   app.use(securityHeaders);
   // Probes answer before authentication and throttling: a load balancer sends no credentials.
   app.use(healthRoutes());
@@ -33,18 +44,19 @@ export function createApp(config: Config, log: Logger = createLogger(config.LOG_
   app.use(negotiation);
   const throttle = createThrottle(config);
   // The token endpoint authenticates OAuth clients, not users: Basic there carries a client's credentials.
-  app.use(oauth2Routes(config, throttle));
+  app.use(oauth2Routes(urls, config, throttle));
   if (config.AUTH_SCHEMES.includes('session')) app.use(sessionMiddleware(config));
   // Authentication runs first on every request, before routing errors, parsing, permissions and throttling.
-  app.use(authenticationChain(buildSchemes(config, throttle)));
+  const schemes = buildSchemes(config, throttle);
+  app.use(authenticationChain(schemes));
   app.use(throttle.requests);
   app.use(exposeCsrfToken);
-  app.use(loginRoutes(config.API_AUTH_PREFIX, throttle));
-  app.use(tokenIssueRoutes(config.TOKEN_AUTH_PATH, throttle));
-  app.use('/trpc', trpcEndpoint);
+  app.use(loginRoutes(urls, config.API_AUTH_PREFIX, throttle));
+  app.use(tokenIssueRoutes(urls, config.TOKEN_AUTH_PATH, throttle));
+  app.use('/trpc', trpcEndpoint(schemes[0]?.challenge));
   app.all('/', apiRoot);
-  app.use(restFacade());
-  app.use(snippetViews());
+  app.use(restFacade(routes));
+  app.use(snippetViews(urls));
   app.use(openapiRouter(config));
   app.use(notFoundHandler);
   app.use(errorHandler((msg, err) => log.error(msg, err)));

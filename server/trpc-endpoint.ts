@@ -1,19 +1,26 @@
-// The /trpc endpoint for TypeScript clients: the same procedures, the requester from the authentication chain.
+// The /trpc endpoint for TypeScript clients: the same procedures, the requester from the authentication chain, and the
+// same refusal rule as every REST path (a 401 carries the first scheme's challenge; without one, the refusal is 403).
 import { Router } from 'express';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import { requestContext } from './auth/context';
 import { appRouter } from '../src/routers';
-import { sendError } from './rest/respond';
+import { sendError } from './http/respond';
 
 /** tRPC answers queries to GET and mutations to POST; any other method made it throw (a 500). */
 const METHODS = new Set(['GET', 'POST']);
 
-export const trpcEndpoint = Router()
-  .use((req, res, next) => (METHODS.has(req.method) ? next() : sendError(res, 405, `Method "${req.method}" not allowed.`, { Allow: 'GET, POST' })))
-  .use(
-    createExpressMiddleware({
-      router: appRouter,
-      createContext: ({ req }) => requestContext(req),
-      maxBodySize: 1536 * 1024,
-    }),
-  );
+export function trpcEndpoint(challenge: string | undefined): Router {
+  return Router()
+    .use((req, res, next) => (METHODS.has(req.method) ? next() : sendError(res, 405, `Method "${req.method}" not allowed.`, { Allow: 'GET, POST' })))
+    .use(
+      createExpressMiddleware({
+        router: appRouter,
+        createContext: ({ req }) => requestContext(req),
+        maxBodySize: 1536 * 1024,
+        responseMeta: ({ errors }) => {
+          if (!errors.some((e) => e.code === 'UNAUTHORIZED')) return {};
+          return challenge ? { headers: { 'WWW-Authenticate': challenge } } : { status: 403 };
+        },
+      }),
+    );
+}

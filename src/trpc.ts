@@ -6,8 +6,18 @@ import { NOT_AUTHENTICATED } from './errors';
 import { tracked } from './inflight';
 import { isStoreBusy, STORE_BUSY } from './store/errors';
 
+/**
+ * What a procedure's `.meta` says of its REST route, beside trpc-to-openapi's `openapi` (path, method): the route's
+ * name (`snippet-list`; links are built by it) and, for a list, that its output is a page, `{ items, next }`.
+ */
+// A type, not an interface: tRPC's meta must be indexable.
+export type RouteMeta = {
+  name?: string;
+  paged?: boolean;
+};
+
 // Never a stack trace in an answer, whatever NODE_ENV says.
-const t = initTRPC.context<Context>().meta<OpenApiMeta>().create({ isDev: false });
+const t = initTRPC.context<Context>().meta<OpenApiMeta<RouteMeta>>().create({ isDev: false });
 
 export const router = t.router;
 /**

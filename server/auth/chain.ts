@@ -1,6 +1,7 @@
 // The authentication chain: the configured schemes in order, run first on every request.
-import type { RequestHandler, Response } from 'express';
-import { sendError } from '../rest/respond';
+import type { RequestHandler } from 'express';
+import { denyUnauthenticated } from '../http/refuse';
+import { sendError } from '../http/respond';
 import { sendThrottled } from './throttle';
 import { AuthenticationFailed, PermissionDenied, Throttled, type Requester, type Scheme } from './types';
 
@@ -28,20 +29,4 @@ export function authenticationChain(schemes: readonly Scheme[]): RequestHandler 
     }
     next();
   };
-}
-
-/** Refuses a request that is not (validly) authenticated: 401 with the first scheme's challenge, else 403. */
-export function denyUnauthenticated(res: Response, detail: string): void {
-  const challenge = res.locals.challenge as string | undefined;
-  const status = challenge ? 401 : 403;
-  const headers: Record<string, string> = challenge ? { 'WWW-Authenticate': challenge } : {};
-  // tRPC clients read only tRPC's error shape; everything else gets the REST `detail` body.
-  if (res.req.path.startsWith('/trpc/')) return void res.status(status).set(headers).json(trpcError(status, detail));
-  sendError(res, status, detail, headers);
-}
-
-/** The body tRPC's HTTP adapter gives an error, so @trpc/client surfaces `err.data.code`. */
-function trpcError(status: 401 | 403, message: string) {
-  const code = status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN';
-  return { error: { message, code: status === 401 ? -32001 : -32003, data: { code, httpStatus: status } } };
 }

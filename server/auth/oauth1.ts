@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { safeEqual } from '../../src/auth/digest';
 import { credentialsFor, KEY_PATTERN, TIMESTAMP_WINDOW_SECONDS, useNonce } from '../../src/auth/oauth1';
-import { bufferBody, mediaType } from '../rest/body';
+import { bufferBody, mediaType } from '../http/body';
 import { AuthenticationFailed, type Scheme } from './types';
 
 export const OAUTH1_CHALLENGE = 'OAuth realm="api"';

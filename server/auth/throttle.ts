@@ -3,7 +3,7 @@ import type { RequestHandler, Request, Response } from 'express';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../../src/config';
 import { counter, counterKey, type CounterUse } from '../../src/store/counters';
-import { sendJson } from '../rest/respond';
+import { sendJson } from '../http/respond';
 
 const SECONDS = { second: 1, minute: 60, hour: 3600, day: 86400 } as const;
 

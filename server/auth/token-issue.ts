@@ -3,10 +3,10 @@ import { Router, type Request } from 'express';
 import { checkCredentials } from '../../src/auth/users';
 import { tokenFor } from '../../src/auth/tokens';
 import { NOT_BLANK, REQUIRED } from '../../src/schemas/messages';
-import { readBody } from '../rest/body';
-import { HttpError } from '../rest/http-error';
-import { sendJson } from '../rest/respond';
-import { mountPath, registerRoute } from '../urls';
+import { readBody } from '../http/body';
+import { HttpError } from '../http/http-error';
+import { sendJson } from '../http/respond';
+import { mountPath, type Urls } from '../http/urls';
 import { sendThrottled, type Throttle } from './throttle';
 
 const BAD_CREDENTIALS = { non_field_errors: ['Unable to log in with provided credentials.'] };
@@ -18,9 +18,9 @@ function field(body: Record<string, unknown>, name: string, errors: Record<strin
   return typeof value === 'string' ? value : '';
 }
 
-export function tokenIssueRoutes(path: string, throttle: Throttle): Router {
+export function tokenIssueRoutes(urls: Urls, path: string, throttle: Throttle): Router {
   const route = mountPath(path);
-  registerRoute('api-token-auth', route);
+  urls.register('api-token-auth', route);
   const router = Router({ strict: true });
   // The answer is JSON whatever the Accept header (spec: "always uses JSON").
   const json = (req: Request) => (req.res!.locals.format = 'json');

@@ -2,6 +2,7 @@
 import type { OpenAPIObject, ResponseObject } from 'openapi3-ts/oas31';
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { appRouter } from '../../src/routers';
+import { routesOf } from '../rest/routes';
 import { Snippet } from '../../src/schemas/snippet';
 import { User } from '../../src/schemas/user';
 import { ERROR_SCHEMAS, errorResponseName, errorResponses } from './components';
@@ -23,6 +24,7 @@ const DESCRIPTION = [
 ].join(' ');
 
 export function buildOpenApiDocument(options: SecurityOptions = DEFAULT_SECURITY): OpenAPIObject {
+  const routes = routesOf(appRouter);
   const generated = generateOpenApiDocument(appRouter, {
     title: 'snippets',
     description: DESCRIPTION,
@@ -45,9 +47,9 @@ export function buildOpenApiDocument(options: SecurityOptions = DEFAULT_SECURITY
       { name: 'snippets', description: 'Code snippets; the owner is whoever created it.' },
       { name: 'users', description: 'Read-only user records with the ids of the snippets each owns.' },
     ],
-    paths: servedPaths(generated.paths ?? {}, options),
+    paths: servedPaths(routes, generated.paths ?? {}, options),
     components: {
-      schemas: { ...generatedSchemas, [BODY_SCHEMA]: snippetInputSchema(generatedWriteBody(generated.paths ?? {})), ...ERROR_SCHEMAS },
+      schemas: { ...generatedSchemas, [BODY_SCHEMA]: snippetInputSchema(generatedWriteBody(routes, generated.paths ?? {})), ...ERROR_SCHEMAS },
       responses,
       securitySchemes: securitySchemes(options),
     },

@@ -1,4 +1,4 @@
-// The paths as the REST facade serves them, rebuilt from the generated operations and server/rest/routes.ts.
+// The paths as the REST facade serves them, rebuilt from the generated operations and the routing table (server/rest/routes.ts).
 import type {
   OperationObject,
   ParameterObject,
@@ -10,8 +10,8 @@ import type {
   ResponsesObject,
   SchemaObject,
 } from 'openapi3-ts/oas31';
-import { allowedMethods, ROUTES, type Method, type Route } from '../rest/routes';
-import { PARSED_MEDIA_TYPES } from '../rest/body';
+import { allowedMethods, type Method, type RoutedProcedure, type Route } from '../rest/routes';
+import { PARSED_MEDIA_TYPES } from '../http/body';
 import { errorResponse, errorResponseName } from './components';
 import { firstChallenge, readSecurity, writeSecurity, type SecurityOptions } from './security';
 import { SUCCESS_STATUS } from '../rest/outcome';
@@ -53,12 +53,6 @@ function generatedOperation(paths: PathsObject, procedure: string): Generated {
   throw new Error(`OpenAPI: the routed procedure ${procedure} has no .meta({ openapi }) operation`);
 }
 
-/** The adapter strips the trailing slash the served paths (and the procedures' meta) have. */
-function servedPath(route: Route, generatedPath: string): string {
-  const path = generatedPath.endsWith('/') ? generatedPath : `${generatedPath}/`;
-  if (!route.pattern.test(path.replace(/\{id\}/g, '1'))) throw new Error(`OpenAPI: ${path} is not served by route ${route.name}`);
-  return path;
-}
 
 /** The generated JSON schema of a write's body. */
 function generatedBodySchema(operation: OperationObject): SchemaObject | undefined {
@@ -68,11 +62,11 @@ function generatedBodySchema(operation: OperationObject): SchemaObject | undefin
 }
 
 /** The body schema every routed write shares, checked to be one shape so documenting it once under BODY_SCHEMA stays true. */
-export function generatedWriteBody(generated: PathsObject): SchemaObject {
-  const schemas = ROUTES.flatMap((route) =>
+export function generatedWriteBody(routes: readonly Route[], generated: PathsObject): SchemaObject {
+  const schemas = routes.flatMap((route) =>
     (['POST', 'PUT'] as const).flatMap((method) => {
       const procedure = route.procedures[method];
-      return procedure ? [generatedBodySchema(generatedOperation(generated, procedure).operation)] : [];
+      return procedure ? [generatedBodySchema(generatedOperation(generated, procedure.path).operation)] : [];
     }),
   );
   const [first] = schemas;
@@ -88,13 +82,17 @@ function requestBody(): RequestBodyObject {
   return { required: true, content: Object.fromEntries(PARSED_MEDIA_TYPES.map((type) => [type, { schema }])) };
 }
 
-function successResponse(status: number, generated: ResponseObject | ReferenceObject | undefined, isPagedList: boolean): ResponseObject {
+function successResponse(status: number, generated: ResponseObject | ReferenceObject | undefined, paged: boolean): ResponseObject {
   const description = generated && !isReference(generated) ? generated.description : 'Successful response';
-  // A 204 has no body and no Content-Type (server/rest/respond.ts sendNoContent).
+  // A 204 has no body and no Content-Type (server/http/respond.ts sendNoContent).
   if (status === 204) return { description };
   const response: ResponseObject = { ...(generated as ResponseObject), description };
-  if (isPagedList) response.headers = LINK_HEADER;
-  return response;
+  if (!paged) return response;
+  // A paged procedure returns `{ items, next }`: the body is the items, the next page a Link header.
+  const schema = response.content?.['application/json']?.schema as SchemaObject | undefined;
+  const items = schema?.properties?.items;
+  if (!items) throw new Error('OpenAPI: a paged procedure no longer returns { items, next }');
+  return { ...response, content: { 'application/json': { schema: items } }, headers: LINK_HEADER };
 }
 
 /** The refusals that can happen to this operation, in status order. */
@@ -108,12 +106,13 @@ function errorStatuses(path: string, method: Method, queryParameters: number, op
   return [...statuses].sort((a, b) => a - b);
 }
 
-function servedOperation(route: Route, method: Method, path: string, generated: OperationObject, options: SecurityOptions): OperationObject {
+function servedOperation(route: Route, method: Method, procedure: RoutedProcedure, generated: OperationObject, options: SecurityOptions): OperationObject {
+  const path = route.template;
   const { responses, parameters = [], requestBody: _generatedBody, security: _generatedSecurity, ...rest } = generated;
   const query = parameters.filter((p) => !isReference(p) && p.in === 'query');
   const success = SUCCESS_STATUS[method] ?? 200;
   const out: ResponsesObject = {
-    [success]: successResponse(success, (responses as ResponsesObject)['200'], query.length > 0 && method === 'GET'),
+    [success]: successResponse(success, (responses as ResponsesObject)['200'], procedure.paged),
   };
   for (const status of errorStatuses(path, method, query.length, options)) out[status] = errorResponse(status);
   const isWrite = method !== 'GET';
@@ -126,19 +125,19 @@ function servedOperation(route: Route, method: Method, path: string, generated: 
   };
 }
 
-/** Every served path and method of ROUTES, and nothing the facade does not serve. */
-export function servedPaths(generated: PathsObject, options: SecurityOptions): PathsObject {
+/** Every served path and method of the routing table, and nothing the facade does not serve (paths keep their trailing slash). */
+export function servedPaths(routes: readonly Route[], generated: PathsObject, options: SecurityOptions): PathsObject {
   const paths: PathsObject = {};
-  for (const route of ROUTES) {
-    for (const [method, procedure] of Object.entries(route.procedures) as [Method, string][]) {
-      const found = generatedOperation(generated, procedure);
-      const path = servedPath(route, found.path);
+  for (const route of routes) {
+    for (const [method, procedure] of Object.entries(route.procedures) as [Method, RoutedProcedure][]) {
+      const found = generatedOperation(generated, procedure.path);
+      const path = route.template;
       const item: PathItemObject = (paths[path] ??= {
         description:
           `Allow: ${allowedMethods(route).join(', ')}. HEAD answers as GET without a body; OPTIONS describes the resource ` +
           `(name, renders, parses, actions). Any other method answers 405 (#/components/responses/${errorResponseName(405)}).`,
       });
-      item[method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'] = servedOperation(route, method, path, found.operation, options);
+      item[method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'] = servedOperation(route, method, procedure, found.operation, options);
     }
   }
   return paths;

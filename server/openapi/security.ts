@@ -3,7 +3,7 @@ import type { SecurityRequirementObject, SecuritySchemeObject } from 'openapi3-t
 import type { Config } from '../../src/config';
 import { TOKEN_PATHS } from '../auth/oauth2/routes';
 import { SESSION_COOKIE } from '../auth/session';
-import { mountPath } from '../urls';
+import { mountPath } from '../http/urls';
 
 export type SecurityOptions = Pick<Config, 'AUTH_SCHEMES' | 'TOKEN_AUTH_PATH'>;
 

@@ -1,9 +1,9 @@
 // GET /: the API root, linking the top-level endpoints (absolute URLs, as DRF's api_root does).
 import type { RequestHandler } from 'express';
-import { reverse } from '../urls';
-import { HttpError } from './http-error';
-import { notAcceptable } from './negotiate';
-import { sendJson } from './respond';
+import { urls } from '../http/urls';
+import { HttpError } from '../http/http-error';
+import { notAcceptable } from '../http/negotiate';
+import { sendJson } from '../http/respond';
 
 const ALLOW = 'GET, HEAD, OPTIONS';
 
@@ -15,5 +15,5 @@ export const apiRoot: RequestHandler = (req, res) => {
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') throw HttpError.detail(405, `Method "${req.method}" not allowed.`);
   const base = `${req.protocol}://${req.get('host')}`;
-  sendJson(res, 200, { snippets: base + reverse('snippet-list'), users: base + reverse('user-list') });
+  sendJson(res, 200, { snippets: base + urls(req).reverse('snippet-list'), users: base + urls(req).reverse('user-list') });
 };

@@ -1,49 +1,63 @@
-// The REST facade: exact routes, 405 with Allow, OPTIONS, HEAD, body parsing, then the procedure via the adapter.
+// The REST facade: exact routes, 405 with Allow, OPTIONS, HEAD, body parsing, then the procedure by tRPC's caller.
 import type { Request, RequestHandler } from 'express';
 import { NOT_AUTHENTICATED } from '../../src/errors';
 import { mayWriteSnippet } from '../../src/permissions';
-import { denyUnauthenticated } from '../auth/chain';
-import { readBody } from './body';
-import { HttpError } from './http-error';
-import { notAcceptable } from './negotiate';
-import { invokeProcedure } from './invoke';
+import { readBody } from '../http/body';
+import { HttpError } from '../http/http-error';
+import { notAcceptable } from '../http/negotiate';
+import { denyUnauthenticated } from '../http/refuse';
+import { sendJson } from '../http/respond';
+import { callProcedure } from './call';
 import { metadata } from './metadata';
-import { writeOutcome } from './outcome';
-import { sendJson } from './respond';
+import { writeOutcome, type Page } from './outcome';
 import { allowedMethods, matchRoute, type Method, type Route } from './routes';
-import { isPaged, streamSnippetList } from './stream-list';
+import { BATCH, streamList } from './stream-list';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-async function writableActions(req: Request, route: Route, pk: string | undefined): Promise<('POST' | 'PUT')[]> {
+async function writableActions(req: Request, route: Route, params: Record<string, string>): Promise<('POST' | 'PUT')[]> {
   const user = req.requester.user;
   if (!user) return [];
   if (route.procedures.POST) return ['POST'];
-  if (route.procedures.PUT && pk && (await mayWriteSnippet(user, Number(pk)))) return ['PUT'];
+  if (route.procedures.PUT && params.id && (await mayWriteSnippet(user, Number(params.id)))) return ['PUT'];
   return [];
 }
 
-export function restFacade(): RequestHandler {
+/** The query string as a procedure's input: each key once, its last value (as Django's QueryDict reads it). */
+function queryOf(req: Request): Record<string, string> {
+  return Object.fromEntries(new URL(req.originalUrl, 'http://x').searchParams);
+}
+
+export function restFacade(routes: readonly Route[]): RequestHandler {
   return async (req, res, next) => {
-    const match = matchRoute(req.path);
+    const match = matchRoute(routes, req.path);
     if (!match) return next();
-    const { route, pk } = match;
+    const { route, params } = match;
+    res.locals.route = { name: route.name, viewName: route.viewName };
     res.setHeader('Allow', allowedMethods(route).join(', '));
     try {
       if (!res.locals.format) throw notAcceptable(res);
-      if (req.method === 'OPTIONS') return sendJson(res, 200, metadata(route, await writableActions(req, route, pk)));
+      if (req.method === 'OPTIONS') return sendJson(res, 200, metadata(route, await writableActions(req, route, params)));
       // Permission before the method check, as DRF: an anonymous POST to /snippets/1/ is refused, not 405.
       if (!SAFE_METHODS.has(req.method) && route.authenticatedOrReadOnly && !req.requester.user) {
         return denyUnauthenticated(res, NOT_AUTHENTICATED);
       }
       const method = (req.method === 'HEAD' ? 'GET' : req.method) as Method;
-      if (!route.procedures[method]) throw HttpError.detail(405, `Method "${req.method}" not allowed.`);
-      if (route.name === 'snippet-list' && method === 'GET' && res.locals.format === 'json' && !isPaged(req)) {
-        return await streamSnippetList(req, res);
+      const procedure = route.procedures[method];
+      if (!procedure) throw HttpError.detail(405, `Method "${req.method}" not allowed.`);
+      if (method === 'POST' || method === 'PUT') {
+        return writeOutcome(res, method, procedure, await callProcedure(req, procedure.path, { ...(await readBody(req, res)), ...params }));
       }
-      let body: Record<string, unknown> | undefined;
-      if (method === 'POST' || method === 'PUT') body = await readBody(req, res);
-      writeOutcome(res, method, await invokeProcedure(req, method, body));
+      const query = procedure.voidInput ? undefined : { ...queryOf(req), ...params };
+      // A list asked for whole, in JSON, is streamed page by page: its memory stays flat however long it is.
+      if (procedure.paged && res.locals.format === 'json' && query?.limit === undefined) {
+        return await streamList(res, async (cursor) => {
+          const outcome = await callProcedure(req, procedure.path, { ...query, limit: BATCH, cursor });
+          if (!outcome.ok) throw outcome.error;
+          return outcome.data as Page;
+        });
+      }
+      writeOutcome(res, method, procedure, await callProcedure(req, procedure.path, query));
     } catch (err) {
       next(err);
     }

@@ -1,7 +1,7 @@
 // OPTIONS metadata in DRF's shape: the view, what it renders and parses, and the writes the requester may do.
 import { LANGUAGE_CHOICES, STYLE_CHOICES } from '../../src/highlight';
 import { MAX_TITLE } from '../../src/schemas/snippet';
-import { PARSED_MEDIA_TYPES } from './body';
+import { PARSED_MEDIA_TYPES } from '../http/body';
 import type { Route } from './routes';
 
 const RENDERED_MEDIA_TYPES = ['application/json', 'text/html'];

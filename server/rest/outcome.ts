@@ -1,11 +1,11 @@
-// Translates a procedure's outcome into the REST answer: statuses, the `detail` shape, validation field maps.
+// Translates a procedure's outcome into the REST answer: statuses, the `detail` shape, validation field maps, Link.
 import type { Response } from 'express';
 import type { TRPCError } from '@trpc/server';
-import { denyUnauthenticated } from '../auth/chain';
-import { HttpError } from './http-error';
-import { sendJson, sendJsonText, sendNoContent } from './respond';
-import type { Outcome } from './invoke';
-import { nextLink } from './stream-list';
+import { HttpError } from '../http/http-error';
+import { denyUnauthenticated } from '../http/refuse';
+import { sendJson, sendJsonText, sendNoContent } from '../http/respond';
+import type { Outcome } from './call';
+import type { RoutedProcedure } from './routes';
 
 /** The success status of each method (the OpenAPI document reads it too). */
 export const SUCCESS_STATUS: Record<string, number> = { POST: 201, DELETE: 204 };
@@ -23,6 +23,12 @@ interface Issue {
   message: string;
 }
 
+/** A page of a list, as paged procedures return it. */
+export interface Page {
+  items: unknown[];
+  next?: string;
+}
+
 /** `{"field": ["message", …]}`, fields in the order the schema declares them (DRF's validation shape). */
 export function fieldErrors(issues: readonly Issue[]): Record<string, string[]> {
   const map: Record<string, string[]> = {};
@@ -33,12 +39,22 @@ export function fieldErrors(issues: readonly Issue[]): Record<string, string[]> 
   return map;
 }
 
-export function writeOutcome(res: Response, method: string, outcome: Outcome): void {
+/** RFC 8288 Link to the next page, keeping the request's other query parameters. */
+export function nextLink(res: Response, cursor: string): string {
+  const { req } = res;
+  const url = new URL(req.originalUrl, `${req.protocol}://${req.get('host')}`);
+  url.searchParams.set('cursor', cursor);
+  return `<${url.href}>; rel="next"`;
+}
+
+export function writeOutcome(res: Response, method: string, procedure: RoutedProcedure, outcome: Outcome): void {
   if (outcome.ok) {
     const status = SUCCESS_STATUS[method] ?? 200;
     if (status === 204) return sendNoContent(res);
-    if (outcome.context.page.next) res.set('Link', nextLink(res.req, outcome.context.page.next));
-    return sendJsonText(res, status, outcome.json ?? 'null');
+    if (!procedure.paged) return sendJsonText(res, status, JSON.stringify(outcome.data) ?? 'null');
+    const page = outcome.data as Page;
+    if (page.next) res.set('Link', nextLink(res, page.next));
+    return sendJsonText(res, status, JSON.stringify(page.items));
   }
   const { error } = outcome;
   const issues = (error.cause as { issues?: Issue[] } | undefined)?.issues;

@@ -1,58 +1,73 @@
-// The REST routing table: the spec's exact paths (`<pk>` is digits), their methods and procedures.
+// The REST routing table, derived at start-up from the procedures' `.meta`: a path, its methods and its name are
+// written once, on the procedure (trpc-to-openapi's `openapi.path` and `method`, our `name`).
+import { forEachOpenApiProcedure, getInputOutputParsers, instanceofZodTypeLikeVoid, unwrapZodType, type OpenApiRouter } from 'trpc-to-openapi';
+import type { RouteMeta } from '../../src/trpc';
+
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'DELETE'];
+
+/** What the facade needs to call a procedure and write its answer. */
+export interface RoutedProcedure {
+  /** The procedure's path in the router ("snippets.get"). */
+  path: string;
+  /** The output is a page, `{ items, next }`: the body is the items, the next page a Link. */
+  paged: boolean;
+  /** The procedure takes no input (z.void()): the query string is not handed to it. */
+  voidInput: boolean;
+  /** A write for the authenticated only (`openapi.protect`). */
+  protect: boolean;
+}
 
 export interface Route {
-  /** Route name in the registry (server/urls.ts builds its paths). */
+  /** Route name in the app's registry (links are built by it). */
   name: string;
-  /** The DRF view name, shown in OPTIONS metadata and page titles. */
+  /** The DRF view name ("snippet-list" is "Snippet List"), shown in OPTIONS metadata and page titles. */
   viewName: string;
+  /** The path as the procedures declare it: `/snippets/{id}/`. */
+  template: string;
+  /** The served path: exact, trailing slash included, each `{param}` one or more digits (DESIGN §4). */
   pattern: RegExp;
-  /** Method -> tRPC procedure path ("snippets.get"). */
-  procedures: Partial<Record<Method, string>>;
-  /** DRF's IsAuthenticatedOrReadOnly: every unsafe method needs an authenticated requester. */
+  procedures: Partial<Record<Method, RoutedProcedure>>;
+  /** DRF's IsAuthenticatedOrReadOnly: a route with a protected write refuses every unsafe method to the anonymous. */
   authenticatedOrReadOnly: boolean;
 }
 
-export const ROUTES: readonly Route[] = [
-  {
-    name: 'snippet-list',
-    viewName: 'Snippet List',
-    pattern: /^\/snippets\/$/,
-    procedures: { GET: 'snippets.list', POST: 'snippets.create' },
-    authenticatedOrReadOnly: true,
-  },
-  {
-    name: 'snippet-detail',
-    viewName: 'Snippet Detail',
-    pattern: /^\/snippets\/(?<pk>[0-9]+)\/$/,
-    procedures: { GET: 'snippets.get', PUT: 'snippets.update', DELETE: 'snippets.delete' },
-    authenticatedOrReadOnly: true,
-  },
-  {
-    name: 'user-list',
-    viewName: 'User List',
-    pattern: /^\/users\/$/,
-    procedures: { GET: 'users.list' },
-    authenticatedOrReadOnly: false,
-  },
-  {
-    name: 'user-detail',
-    viewName: 'User Detail',
-    pattern: /^\/users\/(?<pk>[0-9]+)\/$/,
-    procedures: { GET: 'users.get' },
-    authenticatedOrReadOnly: false,
-  },
-];
+const viewName = (name: string) => name.replace(/(^|-)(\w)/g, (_, dash: string, c: string) => `${dash ? ' ' : ''}${c.toUpperCase()}`);
+const escape = (s: string) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+const patternOf = (template: string) => new RegExp(`^${template.split(/\{(\w+)\}/).map((part, i) => (i % 2 ? `(?<${part}>[0-9]+)` : escape(part))).join('')}$`);
 
-export function matchRoute(path: string): { route: Route; pk?: string } | undefined {
-  for (const route of ROUTES) {
+/** The routes of every procedure with an `openapi` path, in the router's order. */
+export function routesOf(router: OpenApiRouter): Route[] {
+  const byPath = new Map<string, Route>();
+  forEachOpenApiProcedure<RouteMeta>(router._def.procedures, ({ path, procedure, meta }) => {
+    const { method, path: template, protect = false } = meta.openapi;
+    const name = meta.name;
+    if (!name) throw new Error(`procedure ${path}: .meta needs a route name beside its openapi path`);
+    const route = byPath.get(template) ?? { name, viewName: viewName(name), template, pattern: patternOf(template), procedures: {}, authenticatedOrReadOnly: false };
+    if (route.name !== name) throw new Error(`procedure ${path}: ${template} is named ${route.name} by another procedure, not ${name}`);
+    if (!METHODS.includes(method as Method)) throw new Error(`procedure ${path}: method ${method} is not served`);
+    const voidInput = instanceofZodTypeLikeVoid(unwrapZodType(getInputOutputParsers(procedure).inputParser, true));
+    route.procedures[method as Method] = { path, paged: meta.paged === true, voidInput, protect };
+    route.authenticatedOrReadOnly ||= protect;
+    byPath.set(template, route);
+  });
+  return [...byPath.values()];
+}
+
+/** A Django-style template of a route for the registry: `/snippets/{id}/` is `/snippets/:id/`. */
+export function registryTemplate(route: Route): string {
+  return route.template.replace(/\{(\w+)\}/g, ':$1');
+}
+
+export function matchRoute(routes: readonly Route[], path: string): { route: Route; params: Record<string, string> } | undefined {
+  for (const route of routes) {
     const m = route.pattern.exec(path);
-    if (m) return { route, pk: m.groups?.pk };
+    if (m) return { route, params: { ...m.groups } };
   }
   return undefined;
 }
 
 /** The Allow header: the route's methods plus HEAD and OPTIONS, in DRF's order. */
 export function allowedMethods(route: Route): string[] {
-  return [...(['GET', 'POST', 'PUT', 'DELETE'] as const).filter((m) => route.procedures[m]), 'HEAD', 'OPTIONS'];
+  return [...METHODS.filter((m) => route.procedures[m]), 'HEAD', 'OPTIONS'];
 }

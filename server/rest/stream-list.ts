@@ -1,26 +1,30 @@
-// GET /snippets/ in JSON without paging: the array streamed from the database in keyset batches, with back-pressure.
-import type { Request, Response } from 'express';
-import { snippetJsonBatches } from '../../src/store/snippets';
-import { JSON_TYPE, sendText } from './respond';
+// An unpaged list in JSON: the list procedure's pages streamed one after another, with back-pressure, so a list of
+// any length costs flat memory.
+import type { Response } from 'express';
+import { JSON_TYPE, sendText } from '../http/respond';
+import type { Page } from './outcome';
 
-/** About 1 MB of 10 KB snippets per batch: memory stays flat however long the list is. */
-const BATCH = 100;
+/** About 1 MB of 10 KB snippets per page. */
+export const BATCH = 100;
 
-export async function streamSnippetList(req: Request, res: Response): Promise<void> {
-  // The first batch is read before the status, so a failing query is a clean error. A list of one batch (the
-  // read tells, with no second query) goes out in one write with a length; a longer one streams.
-  const batches = snippetJsonBatches(BATCH);
-  const first = await batches.next();
-  const { texts, more } = first.done ? { texts: [], more: false } : first.value;
-  if (!more) return sendText(res, 200, JSON_TYPE, `[${texts.join(',')}]`);
+/** Streams the pages `pageAfter` returns, from the first (no cursor) to the last (no `next`). */
+export async function streamList(res: Response, pageAfter: (cursor?: string) => Promise<Page>): Promise<void> {
+  // The first page is read before the status, so a failing read is a clean error. A list of one page goes out in one
+  // write with a length (and an ETag); a longer one streams.
+  const first = await pageAfter();
+  if (!first.next) return sendText(res, 200, JSON_TYPE, JSON.stringify(first.items));
   res.status(200).type('application/json');
-  if (req.method === 'HEAD') return void res.end();
+  if (res.req.method === 'HEAD') return void res.end();
   try {
     res.write('[');
-    if (!writeEach(res, texts, true)) await drainedOrClosed(res);
-    for await (const batch of batches) {
+    let page = first;
+    let leading = true;
+    for (;;) {
+      if (!writeEach(res, page.items, leading)) await drainedOrClosed(res);
       if (res.destroyed) return; // the client went away: stop reading
-      if (!writeEach(res, batch.texts, false)) await drainedOrClosed(res);
+      if (!page.next) break;
+      leading = false;
+      page = await pageAfter(page.next);
     }
     res.end(']');
   } catch (err) {
@@ -29,16 +33,13 @@ export async function streamSnippetList(req: Request, res: Response): Promise<vo
   }
 }
 
-/**
- * Writes a batch snippet by snippet, corked into one socket write: joining a batch first made a megabyte-long string
- * per batch, and with those the heap kept growing over repeated long lists. Returns false when the socket is full.
- */
-function writeEach(res: Response, snippets: string[], first: boolean): boolean {
+/** Writes a page item by item, corked into one socket write; returns false when the socket is full. */
+function writeEach(res: Response, items: unknown[], leading: boolean): boolean {
   res.cork();
   let ok = true;
-  snippets.forEach((snippet, i) => {
-    if (!first || i > 0) res.write(',');
-    ok = res.write(snippet);
+  items.forEach((item, i) => {
+    if (!leading || i > 0) res.write(',');
+    ok = res.write(JSON.stringify(item));
   });
   res.uncork();
   return ok;
@@ -55,16 +56,4 @@ function drainedOrClosed(res: Response): Promise<void> {
     res.on('drain', done);
     res.on('close', done);
   });
-}
-
-/** `?limit` asks for paging; without it the whole list is streamed. */
-export function isPaged(req: Request): boolean {
-  return new URL(req.originalUrl, 'http://x').searchParams.has('limit');
-}
-
-/** RFC 8288 Link to the next page, keeping the request's other query parameters. */
-export function nextLink(req: Request, cursor: string): string {
-  const url = new URL(req.originalUrl, `${req.protocol}://${req.get('host')}`);
-  url.searchParams.set('cursor', cursor);
-  return `<${url.href}>; rel="next"`;
 }

@@ -2,8 +2,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Request, Response } from 'express';
 import { userIdsByUsername } from '../../src/store/users';
-import { matchRoute } from '../rest/routes';
-import { reverse } from '../urls';
+import { urls, type Urls } from '../http/urls';
 import { html, type Html } from './html';
 import { jsonView, type LinkContext } from './json-view';
 import { layout } from './layout';
@@ -30,7 +29,7 @@ function ownersIn(body: unknown): string[] {
   return items.flatMap((i) => (i && typeof i === 'object' && typeof (i as { owner?: unknown }).owner === 'string' ? [(i as { owner: string }).owner] : []));
 }
 
-function breadcrumbs(routeName: string | undefined, viewName: string): Html {
+function breadcrumbs(reverse: Urls['reverse'], routeName: string | undefined, viewName: string): Html {
   const crumbs: Html[] = [html`<a href="${reverse('api-root')}">Api Root</a>`];
   if (routeName === 'snippet-detail') crumbs.push(html`<a href="${reverse('snippet-list')}">Snippet List</a>`);
   if (routeName === 'user-detail') crumbs.push(html`<a href="${reverse('user-list')}">User List</a>`);
@@ -38,20 +37,21 @@ function breadcrumbs(routeName: string | undefined, viewName: string): Html {
   return html`<nav class="breadcrumbs">${crumbs.map((c, i) => html`${i ? ' / ' : ''}${c}`)}</nav>`;
 }
 
-function extraLinks(routeName: string | undefined, body: unknown): Html {
+function extraLinks(reverse: Urls['reverse'], routeName: string | undefined, body: unknown): Html {
   if (routeName !== 'snippet-detail' || !isSnippet(body)) return html``;
-  return html`<p class="views"><a id="highlight-link" href="${reverse('snippet-highlight', { pk: body.id })}">Highlighted</a>
- · <a id="raw-link" href="${reverse('snippet-raw', { pk: body.id })}">Raw</a></p>`;
+  return html`<p class="views"><a id="highlight-link" href="${reverse('snippet-highlight', { id: body.id })}">Highlighted</a>
+ · <a id="raw-link" href="${reverse('snippet-raw', { id: body.id })}">Raw</a></p>`;
 }
 
 function forms(req: Request, res: Response, routeName: string | undefined, status: number, body: unknown): Html {
+  const reverse = urls(req).reverse.bind(urls(req));
   const user = req.requester?.user;
   if (!user) return html``;
   if (routeName === 'snippet-list') {
     return html`<section class="forms"><h2>Create a snippet</h2>${snippetForm(res, { method: 'POST', action: reverse('snippet-list') })}</section>`;
   }
   if (routeName === 'snippet-detail' && status === 200 && isSnippet(body) && body.owner === user.username) {
-    const action = reverse('snippet-detail', { pk: body.id });
+    const action = reverse('snippet-detail', { id: body.id });
     return html`<section class="forms"><h2>Edit this snippet</h2>${snippetForm(res, { method: 'PUT', action, values: body })}
 <h2>Delete</h2>${deleteForm(res, action)}</section>`;
   }
@@ -59,21 +59,24 @@ function forms(req: Request, res: Response, routeName: string | undefined, statu
 }
 
 export async function renderApiPage(req: Request, res: Response, status: number, body: unknown): Promise<string> {
-  const match = matchRoute(req.path);
-  const routeName = req.path === '/' ? 'api-root' : match?.route.name;
-  const viewName = req.path === '/' ? 'Api Root' : match?.route.viewName ?? (STATUS_CODES[status] ?? 'Error');
+  const registry = urls(req);
+  const reverse = registry.reverse.bind(registry);
+  const route = res.locals.route;
+  const routeName = req.path === '/' ? 'api-root' : route?.name;
+  const viewName = req.path === '/' ? 'Api Root' : route?.viewName ?? (STATUS_CODES[status] ?? 'Error');
   const ctx: LinkContext = {
     kind: routeName?.startsWith('snippet') ? 'snippet' : routeName?.startsWith('user') ? 'user' : 'other',
     ownerIds: await userIdsByUsername(ownersIn(body)),
     origin: `${req.protocol}://${req.get('host')}`,
+    urls: registry,
   };
   const headers = SHOWN_HEADERS.flatMap((name) => {
     const value = name === 'content-type' ? 'application/json' : res.getHeader(name);
     return value === undefined ? [] : [html`<b>${name.replace(/(^|-)\w/g, (s) => s.toUpperCase())}:</b> ${String(value)}\n`];
   });
-  const content = html`${breadcrumbs(routeName, viewName)}
+  const content = html`${breadcrumbs(reverse, routeName, viewName)}
 <h1>${viewName}</h1>
-${extraLinks(routeName, body)}
+${extraLinks(reverse, routeName, body)}
 <div class="request"><b>${req.method}</b> ${req.originalUrl}</div>
 <div class="response" id="response"><pre class="headers"><b>HTTP ${status} ${STATUS_CODES[status] ?? ''}</b>
 ${headers}</pre><pre class="json">${jsonView(body, ctx)}</pre></div>

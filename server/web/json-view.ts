@@ -1,12 +1,13 @@
 // Pretty-printed JSON as HTML, with ids, owners and URLs turned into links.
 import { html, type Html } from './html';
-import { reverse } from '../urls';
+import type { Urls } from '../http/urls';
 
 export interface LinkContext {
   /** What the objects at the top level are: decides what `id` links to. */
   kind: 'snippet' | 'user' | 'other';
   ownerIds: Map<string, number>;
   origin: string;
+  urls: Urls;
 }
 
 const INDENT = '    ';
@@ -21,13 +22,13 @@ function link(href: string, value: unknown): Html {
 
 function member(key: string, value: unknown, ctx: LinkContext, depth: number): Html {
   if (key === 'id' && typeof value === 'number' && ctx.kind !== 'other') {
-    return link(reverse(ctx.kind === 'snippet' ? 'snippet-detail' : 'user-detail', { pk: value }), value);
+    return link(ctx.urls.reverse(ctx.kind === 'snippet' ? 'snippet-detail' : 'user-detail', { id: value }), value);
   }
   if (key === 'owner' && typeof value === 'string' && ctx.ownerIds.has(value)) {
-    return link(reverse('user-detail', { pk: ctx.ownerIds.get(value)! }), value);
+    return link(ctx.urls.reverse('user-detail', { id: ctx.ownerIds.get(value)! }), value);
   }
   if (key === 'snippets' && Array.isArray(value) && ctx.kind === 'user') {
-    return array(value, depth, (id) => (typeof id === 'number' ? link(reverse('snippet-detail', { pk: id }), id) : scalar(id)));
+    return array(value, depth, (id) => (typeof id === 'number' ? link(ctx.urls.reverse('snippet-detail', { id }), id) : scalar(id)));
   }
   return node(value, ctx, depth);
 }

@@ -1,17 +1,17 @@
 // The page shell shared by the browsable API and the login page: navbar with the user, local assets only.
 import type { Request, Response } from 'express';
 import { html, type Html } from './html';
-import { reverse, reverseIfMounted } from '../urls';
+import { urls } from '../http/urls';
 
 export function userMenu(req: Request, res: Response): Html {
   const user = req.requester?.user;
-  const login = reverseIfMounted('framework:login');
-  const logout = reverseIfMounted('framework:logout');
+  const login = urls(req).reverseIfMounted('framework:login');
+  const logout = urls(req).reverseIfMounted('framework:logout');
   if (user) {
     return html`<span class="user">${user.username}</span>${
       logout && req.requester.scheme === 'session'
         ? html`<form class="inline" method="post" action="${logout}?next=${encodeURIComponent(req.path)}">
-            <input type="hidden" name="csrfmiddlewaretoken" value="${res.locals.csrfToken as string | undefined}">
+            <input type="hidden" name="csrfmiddlewaretoken" value="${res.locals.csrfToken}">
             <button type="submit" class="link" id="logout">Log out</button></form>`
         : ''
     }`;
@@ -32,7 +32,7 @@ export function layout(req: Request, res: Response, title: string, content: Html
 <script src="/static/api.js" defer></script>
 </head>
 <body>
-<header class="navbar"><a class="brand" href="${reverse('api-root')}">Snippets API</a><nav class="right">${userMenu(req, res)}</nav></header>
+<header class="navbar"><a class="brand" href="${urls(req).reverse('api-root')}">Snippets API</a><nav class="right">${userMenu(req, res)}</nav></header>
 <main>${content}</main>
 </body>
 </html>

@@ -26,7 +26,7 @@ export function snippetForm(res: Response, opts: { method: 'POST' | 'PUT'; actio
   const v = { ...DEFAULTS, ...opts.values };
   const id = opts.method === 'POST' ? 'create-form' : 'edit-form';
   return html`<form id="${id}" class="api-form" method="post" action="${opts.action}" data-method="${opts.method}">
-<input type="hidden" name="csrfmiddlewaretoken" value="${res.locals.csrfToken as string | undefined}">
+<input type="hidden" name="csrfmiddlewaretoken" value="${res.locals.csrfToken}">
 <div class="field"><label for="${id}-title">Title</label><input id="${id}-title" name="title" maxlength="${MAX_TITLE}" value="${v.title}"></div>
 <div class="field"><label for="${id}-code">Code</label><textarea id="${id}-code" name="code" rows="10" required maxlength="${MAX_CODE * 2}">${v.code}</textarea></div>
 <div class="field"><input type="hidden" name="linenos" value="false"><label><input type="checkbox" name="linenos" value="true"${v.linenos ? html` checked` : ''}> Linenos</label></div>
@@ -39,6 +39,6 @@ ${searchableSelect('style', 'Style', STYLE_CHOICES, v.style)}
 
 export function deleteForm(res: Response, action: string): Html {
   return html`<form id="delete-form" class="api-form" method="post" action="${action}" data-method="DELETE" data-confirm="Delete this snippet?">
-<input type="hidden" name="csrfmiddlewaretoken" value="${res.locals.csrfToken as string | undefined}">
+<input type="hidden" name="csrfmiddlewaretoken" value="${res.locals.csrfToken}">
 <button type="submit" class="danger">DELETE</button><pre class="form-errors" hidden></pre></form>`;
 }

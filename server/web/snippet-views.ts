@@ -4,7 +4,8 @@ import { TRPCError } from '@trpc/server';
 import { requestContext } from '../auth/context';
 import { appRouter } from '../../src/routers';
 import { createCallerFactory } from '../../src/trpc';
-import { HttpError } from '../rest/http-error';
+import { HttpError } from '../http/http-error';
+import type { Urls } from '../http/urls';
 
 const createCaller = createCallerFactory(appRouter);
 /** The stored document has its own inline <style>; nothing in it may run. */
@@ -23,7 +24,9 @@ async function orNotFound<T>(work: Promise<T>): Promise<T> {
   }
 }
 
-export function snippetViews(): Router {
+export function snippetViews(urls: Urls): Router {
+  urls.register('snippet-highlight', '/snippets/:id/highlight/');
+  urls.register('snippet-raw', '/snippets/:id/raw/');
   const router = Router({ strict: true, caseSensitive: true });
   // <pk> is digits, as on every snippet path; anything else falls through to the 404.
   router.param('pk', (_req, _res, next, pk: string) => next(/^[0-9]+$/.test(pk) ? undefined : 'route'));

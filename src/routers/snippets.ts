@@ -5,7 +5,7 @@ import { allSnippets, InvalidCursor, snippetById, snippetPage, toSnippet } from 
 import { createSnippet, deleteSnippet, highlightedOf, snippetForWrite, updateSnippet } from '../store/snippet-writes';
 import { notFound } from '../errors';
 import { assertOwner } from '../permissions';
-import { Snippet, SnippetFields, SnippetId, SnippetList, SnippetListQuery, SnippetUpdate } from '../schemas/snippet';
+import { Snippet, SnippetFields, SnippetId, SnippetListQuery, SnippetPage, SnippetUpdate } from '../schemas/snippet';
 import { authedProcedure, publicProcedure, router } from '../trpc';
 
 const TAGS = ['snippets'];
@@ -22,15 +22,13 @@ const ownSnippetProcedure = authedProcedure.use(async ({ ctx, getRawInput, next 
 
 export const snippetsRouter = router({
   list: publicProcedure
-    .meta({ openapi: { method: 'GET', path: '/snippets/', tags: TAGS, summary: 'List snippets, oldest first' } })
+    .meta({ name: 'snippet-list', paged: true, openapi: { method: 'GET', path: '/snippets/', tags: TAGS, summary: 'List snippets, oldest first' } })
     .input(SnippetListQuery)
-    .output(SnippetList)
-    .query(async ({ ctx, input }) => {
-      if (!input?.limit) return allSnippets();
+    .output(SnippetPage)
+    .query(async ({ input }) => {
+      if (!input?.limit) return { items: await allSnippets() };
       try {
-        const { items, next } = await snippetPage(input.limit, input.cursor);
-        ctx.page.next = next;
-        return items;
+        return await snippetPage(input.limit, input.cursor);
       } catch (err) {
         if (err instanceof InvalidCursor) throw new TRPCError({ code: 'NOT_FOUND', message: err.message });
         throw err;
@@ -38,7 +36,7 @@ export const snippetsRouter = router({
     }),
 
   get: publicProcedure
-    .meta({ openapi: { method: 'GET', path: '/snippets/{id}/', tags: TAGS, summary: 'Get a snippet' } })
+    .meta({ name: 'snippet-detail', openapi: { method: 'GET', path: '/snippets/{id}/', tags: TAGS, summary: 'Get a snippet' } })
     .input(SnippetId)
     .output(Snippet)
     .query(async ({ input }) => (await snippetById(input.id)) ?? Promise.reject(notFound())),
@@ -52,7 +50,7 @@ export const snippetsRouter = router({
     }),
 
   create: authedProcedure
-    .meta({ openapi: { method: 'POST', path: '/snippets/', tags: TAGS, summary: 'Create a snippet', protect: true, successDescription: 'Created' } })
+    .meta({ name: 'snippet-list', openapi: { method: 'POST', path: '/snippets/', tags: TAGS, summary: 'Create a snippet', protect: true, successDescription: 'Created' } })
     .input(SnippetFields)
     .output(Snippet)
     .mutation(async ({ ctx, input }) => {
@@ -62,7 +60,7 @@ export const snippetsRouter = router({
     }),
 
   update: ownSnippetProcedure
-    .meta({ openapi: { method: 'PUT', path: '/snippets/{id}/', tags: TAGS, summary: 'Replace a snippet (owner only)', protect: true } })
+    .meta({ name: 'snippet-detail', openapi: { method: 'PUT', path: '/snippets/{id}/', tags: TAGS, summary: 'Replace a snippet (owner only)', protect: true } })
     .input(SnippetUpdate)
     .output(Snippet)
     .mutation(async ({ ctx, input }) => {
@@ -72,7 +70,7 @@ export const snippetsRouter = router({
     }),
 
   delete: ownSnippetProcedure
-    .meta({ openapi: { method: 'DELETE', path: '/snippets/{id}/', tags: TAGS, summary: 'Delete a snippet (owner only)', protect: true, successDescription: 'No Content' } })
+    .meta({ name: 'snippet-detail', openapi: { method: 'DELETE', path: '/snippets/{id}/', tags: TAGS, summary: 'Delete a snippet (owner only)', protect: true, successDescription: 'No Content' } })
     .input(SnippetId)
     .output(z.void())
     .mutation(async ({ ctx }) => {

@@ -9,13 +9,13 @@ const TAGS = ['users'];
 
 export const usersRouter = router({
   list: publicProcedure
-    .meta({ openapi: { method: 'GET', path: '/users/', tags: TAGS, summary: 'List users' } })
+    .meta({ name: 'user-list', openapi: { method: 'GET', path: '/users/', tags: TAGS, summary: 'List users' } })
     .input(z.void())
     .output(UserList)
     .query(() => allUsers()),
 
   get: publicProcedure
-    .meta({ openapi: { method: 'GET', path: '/users/{id}/', tags: TAGS, summary: 'Get a user' } })
+    .meta({ name: 'user-detail', openapi: { method: 'GET', path: '/users/{id}/', tags: TAGS, summary: 'Get a user' } })
     .input(UserId)
     .output(User)
     .query(async ({ input }) => (await userById(input.id)) ?? Promise.reject(notFound())),

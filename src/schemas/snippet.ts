@@ -37,6 +37,10 @@ export type Snippet = z.infer<typeof Snippet>;
 
 export const SnippetList = z.array(Snippet);
 
+/** A page of the list: its snippets, and the cursor of the next page when there is one (absent on the last). */
+export const SnippetPage = z.object({ items: SnippetList, next: z.string().optional() });
+export type SnippetPage = z.infer<typeof SnippetPage>;
+
 export const MAX_PAGE = 1000;
 
 /** Optional keyset paging of the list: `?limit=N&cursor=…` (the cursor comes from the previous page's Link). */

@@ -90,37 +90,10 @@ async function snippetsAfter(after: Key | undefined, limit: number): Promise<{ i
   return { items: rows.map(toSnippet), last, more };
 }
 
-/**
- * SQLite writes each representation as JSON itself, keys in the spec's order (MySQL's JSON_OBJECT sorts its keys, so
- * there the rows are serialised here): the long list then builds no object per snippet.
- */
-const SNIPPET_JSON = `json_object(${KEYS.map((key) => `'${key}', ${key === 'linenos' ? "json(CASE WHEN s.linenos THEN 'true' ELSE 'false' END)" : SQL_OF[key]}`).join(', ')}) AS json, s.id`;
-
-/** As snippetsAfter, with each snippet as its JSON text. */
-async function snippetJsonAfter(after: Key | undefined, limit: number): Promise<{ texts: string[]; last?: Key; more: boolean }> {
-  if (database().getDialect() !== 'sqlite') {
-    const { items, last, more } = await snippetsAfter(after, limit);
-    return { texts: items.map((item) => JSON.stringify(item)), last, more };
-  }
-  const { rows, last, more } = await rowsAfter<{ json: string }>(SNIPPET_JSON, after, limit);
-  return { texts: rows.map((row) => row.json), last, more };
-}
-
 /** One page for `?limit=N&cursor=…`; `next` is absent on the last page. */
 export async function snippetPage(limit: number, cursor?: string): Promise<{ items: Snippet[]; next?: string }> {
   const { items, last, more } = await snippetsAfter(cursor ? decodeCursor(cursor) : undefined, limit);
   return { items, next: more && last ? encodeCursor(last) : undefined };
-}
-
-/** The whole list in keyset batches of snippets' JSON texts, for streaming it without holding it in memory; `more` says whether another follows. */
-export async function* snippetJsonBatches(batchSize: number): AsyncGenerator<{ texts: string[]; more: boolean }> {
-  let after: Key | undefined;
-  for (;;) {
-    const { texts, last, more } = await snippetJsonAfter(after, batchSize);
-    yield { texts, more: more && !!last };
-    if (!more || !last) return;
-    after = last;
-  }
 }
 
 /** The id of the snippet's owner, or undefined when there is no such snippet. */

@@ -54,7 +54,7 @@ describe('examples/client.ts', () => {
       expect(run.deletedId).to.equal(run.created.id);
       expect(run.afterDelete).to.equal('NOT_FOUND');
       expect(lines).to.have.length(5);
-      expect(await snippetsClient(base).snippets.list.query()).to.deep.equal([]);
+      expect((await snippetsClient(base).snippets.list.query()).items).to.deep.equal([]);
     });
   });
 
@@ -64,7 +64,7 @@ describe('examples/client.ts', () => {
       expect(err).to.be.instanceOf(TRPCClientError);
       // The chain refuses before tRPC runs, so today the body is REST's `detail`; a tRPC-shaped refusal would give the code.
       expect(describeError(err)).to.equal('UNAUTHORIZED: Invalid username/password.');
-      expect(await snippetsClient(base).snippets.list.query()).to.deep.equal([]);
+      expect((await snippetsClient(base).snippets.list.query()).items).to.deep.equal([]);
     });
   });
 

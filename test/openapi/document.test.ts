@@ -3,7 +3,10 @@ import { compileErrors, validate } from '@readme/openapi-parser';
 import { expect } from 'chai';
 import type { OpenAPIObject, ParameterObject, ResponseObject, SecuritySchemeObject } from 'openapi3-ts/oas31';
 import supertest from 'supertest';
-import { allowedMethods, ROUTES } from '../../server/rest/routes';
+import { appRouter } from '../../src/routers';
+import { allowedMethods, routesOf } from '../../server/rest/routes';
+
+const ROUTES = routesOf(appRouter);
 import { fetchDocument, openapiApp, operation, response, statuses, type HttpMethod } from './support';
 
 const SUCCESS: Record<string, number> = { GET: 200, POST: 201, PUT: 200, DELETE: 204 };

@@ -39,10 +39,30 @@ describe('/trpc', () => {
     expect(res.body.error.data.code).to.equal('UNAUTHORIZED');
   });
 
-  it('GET /trpc/snippets.list lists snippets', async () => {
+  it('GET /trpc/snippets.list answers a page: the snippets as items, no next without a limit', async () => {
     await api().post('/trpc/snippets.create').set('Authorization', basic('alice')).send({ code: 'x' }).expect(200);
     const res = await api().get('/trpc/snippets.list').expect(200);
-    expect(res.body.result.data).to.have.length(1);
+    expect(res.body.result.data.items).to.have.length(1);
+    expect(res.body.result.data).not.to.have.property('next');
+  });
+
+  it('GET /trpc/snippets.list with a limit answers the cursor of the next page', async () => {
+    for (const code of ['a', 'b']) await api().post('/trpc/snippets.create').set('Authorization', basic('alice')).send({ code }).expect(200);
+    const first = (await api().get(`/trpc/snippets.list?input=${encodeURIComponent('{"limit":1}')}`).expect(200)).body.result.data;
+    expect(first.items.map((s: { code: string }) => s.code)).to.deep.equal(['a']);
+    const second = (await api().get(`/trpc/snippets.list?input=${encodeURIComponent(JSON.stringify({ limit: 1, cursor: first.next }))}`).expect(200)).body.result.data;
+    expect(second.items.map((s: { code: string }) => s.code)).to.deep.equal(['b']);
+  });
+
+  it('POST /trpc/snippets.create without credentials is 401 with the first scheme\'s challenge', async () => {
+    const res = await api().post('/trpc/snippets.create').send({ code: 'x' }).expect(401);
+    expect(res.headers['www-authenticate']).to.equal('Basic realm="api"');
+    expect(res.body.error.data).to.include({ code: 'UNAUTHORIZED', httpStatus: 401 });
+  });
+
+  it('POST /trpc/snippets.create without credentials is 403 without a challenge when the first scheme has none', async () => {
+    const res = await api({ AUTH_SCHEMES: 'session,basic' }).post('/trpc/snippets.create').send({ code: 'x' }).expect(403);
+    expect(res.headers).not.to.have.property('www-authenticate');
   });
 
   it('a wrong password stops a /trpc request too, answered in tRPC\'s error shape', async () => {

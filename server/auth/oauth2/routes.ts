@@ -1,7 +1,7 @@
 // POST /oauth2/access_token/ (and without the slash), named under the `oauth2` namespace.
 import express, { Router, type RequestHandler } from 'express';
 import type { Config } from '../../../src/config';
-import { registerRoute } from '../../urls';
+import type { Urls } from '../../http/urls';
 import { throttledDetail, type Throttle } from '../throttle';
 import { authenticateOAuthClient } from './client-auth';
 import { tokenErrorHandler } from './errors';
@@ -9,8 +9,8 @@ import { createOAuth2Server } from './server';
 
 export const TOKEN_PATHS = ['/oauth2/access_token/', '/oauth2/access_token'];
 
-export function oauth2Routes(config: Config, throttle: Throttle): Router {
-  registerRoute('oauth2:access_token', TOKEN_PATHS[0]!);
+export function oauth2Routes(urls: Urls, config: Config, throttle: Throttle): Router {
+  urls.register('oauth2:access_token', TOKEN_PATHS[0]!);
   const router = Router({ strict: true });
   const server = createOAuth2Server(config);
   const body = [express.urlencoded({ extended: false, limit: '16kb' }), express.json({ limit: '16kb' })];

@@ -1,6 +1,6 @@
 // The route-name registry's helpers.
 import { expect } from 'chai';
-import { mountPath } from '../../server/urls';
+import { mountPath } from '../../../server/http/urls';
 
 describe('mountPath', () => {
   it('gives a configured prefix exactly one leading and one trailing slash, whatever was written', () => {

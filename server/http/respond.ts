@@ -1,14 +1,10 @@
-// Writing API responses in the negotiated format: JSON, or the browsable HTML page for browsers.
+// Writing API responses in the negotiated format: JSON, or (through the app's page renderer) the browsable HTML page.
 import type { Response } from 'express';
 import etag from 'etag';
 import fresh from 'fresh';
-import { renderApiPage } from '../web/api-page';
 
 export type Headers = Record<string, string>;
 
-function wantsHtml(res: Response): boolean {
-  return res.locals.format === 'html';
-}
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -36,8 +32,9 @@ export function sendText(res: Response, status: number, contentType: string, bod
 /** Sends a JSON body already serialised (the fast path for the adapter's output). */
 export function sendJsonText(res: Response, status: number, json: string, headers: Headers = {}): void {
   for (const name in headers) res.setHeader(name, headers[name]!);
-  if (wantsHtml(res)) {
-    void renderApiPage(res.req, res, status, JSON.parse(json)).then(
+  const renderPage = res.app.locals.renderPage;
+  if (res.locals.format === 'html' && renderPage) {
+    void renderPage(res.req, res, status, JSON.parse(json)).then(
       (page) => res.status(status).type('html').send(page),
       // A page that cannot be rendered still answers, in JSON.
       () => sendText(res, status, JSON_TYPE, json),
