@@ -1,0 +1,77 @@
+// The browsable API's forms on a 400, in Chromium: the user's input is kept and each message shows under its field, as DRF does.
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import { makeUser, resetDatabase } from '../support/db';
+import { startBrowser, watch, type Harness } from '../support/browser';
+import { api, basic } from '../support/http';
+
+const NOT_BLANK = 'This field may not be blank.';
+
+describe('the browsable API forms on a 400 in Chromium', function () {
+  this.timeout(90000);
+  let h: Harness;
+
+  before(async () => {
+    h = await startBrowser();
+  });
+  after(async () => h?.close());
+  beforeEach(async () => {
+    await resetDatabase();
+    await makeUser('alice');
+  });
+
+  async function logIn(page: Page, next: string): Promise<void> {
+    await page.goto(`${h.base}/api-auth/login/?next=${encodeURIComponent(next)}`);
+    await page.fill('#id_username', 'alice');
+    await page.fill('#id_password', 'alicepass');
+    await Promise.all([page.waitForURL(`${h.base}${next}`), page.click('#login-form button[type=submit]')]);
+  }
+
+  it('POST /snippets/ from the create form re-renders it with what was typed and the message under its field', async () => {
+    const page = await h.browser.newPage();
+    const { problems } = watch(page);
+    await logIn(page, '/snippets/');
+    await page.fill('#create-form-title', 'Kept <title>');
+    await page.fill('#create-form-code', '   ');
+    await page.check('#create-form input[type=checkbox][name=linenos]');
+    await page.selectOption('#create-form select[name=language]', 'java');
+    await page.selectOption('#create-form select[name=style]', 'monokai');
+    await Promise.all([page.waitForLoadState('load'), page.click('#create-form button[type=submit]')]);
+
+    expect(await page.locator('.response .headers').textContent()).to.include('HTTP 400 Bad Request');
+    expect(await page.inputValue('#create-form-title')).to.equal('Kept <title>');
+    expect(await page.inputValue('#create-form-code')).to.equal('   ');
+    expect(await page.isChecked('#create-form input[type=checkbox][name=linenos]')).to.equal(true);
+    expect(await page.inputValue('#create-form select[name=language]')).to.equal('java');
+    expect(await page.inputValue('#create-form select[name=style]')).to.equal('monokai');
+    expect(await page.locator('#create-form [data-field=code] .errorlist li').allTextContents()).to.deep.equal([NOT_BLANK]);
+    expect(await page.locator('#create-form [data-field=title] .errorlist li').count()).to.equal(0);
+    expect((await api().get('/snippets/').expect(200)).body).to.deep.equal([]);
+    expect(problems).to.deep.equal([]);
+    await page.close();
+  });
+
+  it('PUT /snippets/<pk>/ from the edit form keeps the page as typed and shows the message under its field', async () => {
+    const { id } = (await api().post('/snippets/').set('Authorization', basic('alice')).send({ title: 'before', code: 'x = 1' }).expect(201)).body as { id: number };
+    const page = await h.browser.newPage();
+    const { problems } = watch(page);
+    await logIn(page, `/snippets/${id}/`);
+    await page.fill('#edit-form-title', 'after');
+    await page.fill('#edit-form-code', '   ');
+    await page.click('#edit-form button[type=submit]');
+
+    await page.locator('#edit-form [data-field=code] .errorlist li').first().waitFor();
+    expect(await page.locator('#edit-form [data-field=code] .errorlist li').allTextContents()).to.deep.equal([NOT_BLANK]);
+    expect(await page.inputValue('#edit-form-title')).to.equal('after');
+    expect(await page.inputValue('#edit-form-code')).to.equal('   ');
+    expect((await api().get(`/snippets/${id}/`).expect(200)).body).to.include({ title: 'before', code: 'x = 1' });
+
+    // Fixed and sent again, the messages go and the change is saved.
+    await page.fill('#edit-form-code', 'x = 2');
+    await Promise.all([page.waitForEvent('load'), page.click('#edit-form button[type=submit]')]);
+    expect((await api().get(`/snippets/${id}/`).expect(200)).body).to.include({ title: 'after', code: 'x = 2' });
+    expect(await page.locator('#edit-form .errorlist li').count()).to.equal(0);
+    expect(problems).to.deep.equal([]);
+    await page.close();
+  });
+});
