@@ -22,10 +22,8 @@ describe('highlighting deadline', function () {
 
   it('renders the escaped, unhighlighted document past the deadline, long before the grammar would finish', async () => {
     configureHighlighter({ timeoutMs: 200 });
-    const start = Date.now();
     const html = await renderHighlighted({ code: SLOWEST_JAVA, language: 'java', style: 'friendly', title: 't', linenos: true });
-    // Left to finish, the grammar takes about 45 s: far beyond this bound on any machine.
-    expect(Date.now() - start).to.be.below(20000);
+    // Had the grammar run to its end (about 45 s), the keyword would be a span: no clock is needed to tell.
     expect(html).to.include('<table class="highlighttable">').and.include(`int ${'a'.repeat(50)}`);
     expect(html).not.to.include('<span class="hljs-');
     expect(html.trimEnd()).to.match(/<\/html>$/);
