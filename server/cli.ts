@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The admin command line (`snippets <command>`, or `npm run manage -- <command>`).
+// The admin command line (`snippets <command>`, or `npm run manage -- <command>`): exit 0 done, 1 failed, 2 misused.
 import { loadConfig } from '../src/config';
 import { closeDatabase } from '../src/store/database';
 import { closeHighlighter } from '../src/highlight';
@@ -9,24 +9,54 @@ import { rehighlight } from './commands/rehighlight';
 import { createconsumer, createoauth1token } from './commands/oauth1';
 import { migrate, serve } from './commands/server';
 import { createclient, createtoken } from './commands/tokens';
-import { CommandError, type Command } from './commands/types';
+import { CommandError, UsageError, type Command } from './commands/types';
+import { commandHelp, parseCommandLine, toolHelp, usageLine } from './commands/usage';
 
 const COMMANDS: Command[] = [migrate, createuser, changepassword, createtoken, createclient, createconsumer, createoauth1token, rehighlight, serve];
 
-function usage(): string {
-  return ['usage: snippets <command> [options]', '', ...COMMANDS.map((c) => `  ${c.usage}`)].join('\n');
+/** A wrong command line: the reason and the usage to fix it by, on stderr; exit 2. */
+class Misuse extends Error {
+  constructor(
+    message: string,
+    readonly command?: Command,
+  ) {
+    super(message);
+  }
+}
+
+const print = (text: string) => process.stdout.write(`${text}\n`);
+
+function find(name: string): Command {
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) throw new Misuse(`unknown command ${JSON.stringify(name)}`);
+  return command;
 }
 
 async function main(argv: string[]): Promise<number> {
-  const [name, ...args] = argv;
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
-    process.stderr.write(`${name ? `Unknown command: ${name}\n` : ''}${usage()}\n`);
-    return name ? 1 : 0;
+  const [name, ...rest] = argv;
+  if (name === undefined) throw new Misuse('no command given');
+  if (name === '--help' || name === '-h' || name === 'help') {
+    // `help COMMAND` is `COMMAND --help`; anything after it is ignored, as after --help.
+    print(rest[0] === undefined ? toolHelp(COMMANDS) : commandHelp(find(rest[0])));
+    return 0;
   }
+  const command = find(name);
+  let parsed;
+  try {
+    parsed = parseCommandLine(command, rest);
+  } catch (err) {
+    throw err instanceof UsageError ? new Misuse(err.message, command) : err;
+  }
+  if (parsed.help) {
+    print(commandHelp(command));
+    return 0;
+  }
+  // Only now: help and misuse need no valid configuration, and loading it may create ./data/secret_key.
   const config = loadConfig();
   try {
-    return await command.run(args, { config, log: createLogger(config.LOG_LEVEL), out: (line) => process.stdout.write(`${line}\n`) });
+    return await command.run(parsed, { config, log: createLogger(config.LOG_LEVEL), out: print });
+  } catch (err) {
+    throw err instanceof UsageError ? new Misuse(err.message, command) : err;
   } finally {
     if (command !== serve) await Promise.allSettled([closeDatabase(), closeHighlighter()]);
   }
@@ -35,6 +65,13 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
+    if (err instanceof Misuse) {
+      const c = err.command;
+      const usage = c ? `usage: ${usageLine(c)} (snippets ${c.name} --help for more)` : 'usage: snippets <command> [options] (snippets --help lists the commands)';
+      process.stderr.write(`snippets${c ? ` ${c.name}` : ''}: ${err.message}\n${usage}\n`);
+      process.exit(2);
+    }
+    // A CommandError and a configuration error are one line; an unexpected error's message is kept whole.
     process.stderr.write(`${err instanceof CommandError || err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);
   },

@@ -1,21 +1,25 @@
 // rehighlight: re-renders every stored snippet (after a catalogue or theme change), in batches, with a progress bar.
-import { parseArgs } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
 import { openDatabase } from '../../src/store/database';
 import { migrate as applyMigrations } from '../../src/store/migrate';
 import { configureHighlighter } from '../../src/highlight';
 import { countSnippetsAfter, rehighlightSnippet, snippetsAfter } from '../../src/store/snippet-writes';
-import { CommandError, type Command } from './types';
+import { command, UsageError } from './types';
 
-export const rehighlight: Command = {
+export const rehighlight = command({
   name: 'rehighlight',
-  usage: 'rehighlight [--batch-size N] [--from-id ID]',
-  async run(args, { config, out }) {
-    const { values } = parseArgs({ args, options: { 'batch-size': { type: 'string', default: '200' }, 'from-id': { type: 'string', default: '0' } } });
-    const batchSize = Number(values['batch-size']);
-    let lastId = Number(values['from-id']);
-    if (!Number.isInteger(batchSize) || batchSize < 1) throw new CommandError('--batch-size must be a positive integer');
-    if (!Number.isInteger(lastId) || lastId < 0) throw new CommandError('--from-id must be a non-negative integer');
+  summary: 're-render every stored snippet (after a language or theme change), with a progress bar',
+  details: 'Each snippet is saved on its own, so an interrupted run loses nothing: --from-id with the last id on the bar resumes it.',
+  args: [],
+  options: {
+    'batch-size': { type: 'string', value: 'N', help: 'snippets read and rendered at a time (default: 200)' },
+    'from-id': { type: 'string', value: 'ID', help: 'start after this snippet id (default: 0, every snippet)' },
+  },
+  async run({ options }, { config, out }) {
+    const batchSize = wholeNumber(options['batch-size'] ?? '200');
+    let lastId = wholeNumber(options['from-id'] ?? '0');
+    if (batchSize < 1) throw new UsageError('--batch-size must be a positive integer');
+    if (lastId < 0) throw new UsageError('--from-id must be a non-negative integer');
     openDatabase(config);
     await applyMigrations();
     configureHighlighter({ workers: config.HIGHLIGHT_WORKERS, timeoutMs: config.HIGHLIGHT_TIMEOUT_MS });
@@ -39,4 +43,9 @@ export const rehighlight: Command = {
     out(`Re-rendered ${done} snippet${done === 1 ? '' : 's'}.`);
     return 0;
   },
-};
+});
+
+/** The number a string of digits spells, else -1. */
+function wholeNumber(s: string): number {
+  return /^\d+$/.test(s) && Number.isSafeInteger(Number(s)) ? Number(s) : -1;
+}

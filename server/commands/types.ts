@@ -1,4 +1,4 @@
-// What an admin command is: a name, a usage line, and a run that returns the exit code.
+// What an admin command is: its name, arguments and options (which the usage and the parsing are made from), and a run.
 import type { AuthUser } from '../../src/auth/users';
 import type { Config } from '../../src/config';
 import type { Logger } from '../../src/log';
@@ -10,15 +10,42 @@ export interface CommandContext {
   out: (line: string) => void;
 }
 
-export interface Command {
-  name: string;
-  usage: string;
-  /** Opens what it needs; resolves to the exit code. Throws CommandError for a one-line failure. */
-  run(args: string[], ctx: CommandContext): Promise<number>;
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+  /** A string option's placeholder in the usage: `--email E`. */
+  value?: string;
+  /** A string option the command cannot run without. */
+  required?: boolean;
+  help: string;
 }
 
-/** A user-facing failure: printed as one line, exit code 1. */
+export type OptionValues<O extends Record<string, OptionSpec>> = {
+  [K in keyof O]?: O[K]['type'] extends 'string' ? string : O[K]['type'] extends 'boolean' ? boolean : string | boolean;
+};
+
+export interface Command<O extends Record<string, OptionSpec> = Record<string, OptionSpec>> {
+  name: string;
+  /** One line for the command list and the top of the command's help. */
+  summary: string;
+  /** More help under the summary, when the options do not say it all. */
+  details?: string;
+  /** Positional arguments, each required, in order: `['USERNAME']`. */
+  args: readonly string[];
+  options: O;
+  /** Opens what it needs; resolves to the exit code. Throws CommandError (exit 1) or UsageError (exit 2). */
+  run(input: { args: string[]; options: OptionValues<O> }, ctx: CommandContext): Promise<number>;
+}
+
+/** Declares a command with its option values typed from its options. */
+export function command<const O extends Record<string, OptionSpec>>(c: Command<O>): Command<O> {
+  return c;
+}
+
+/** The operation failed although the command line was right (unknown user, duplicate name): one line, exit 1. */
 export class CommandError extends Error {}
+
+/** The command line is wrong (unknown option, missing argument, a malformed value): one line and the usage, exit 2. */
+export class UsageError extends Error {}
 
 /** The user a command names, or the one-line failure every command gives for an unknown one. */
 export async function existingUser(username: string): Promise<AuthUser> {

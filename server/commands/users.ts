@@ -1,31 +1,39 @@
 // createuser and changepassword.
-import { parseArgs } from 'node:util';
+import { z } from 'zod';
 import { isDuplicate } from '../../src/store/errors';
 import { createUser, setPassword } from '../../src/auth/users';
 import { openDatabase } from '../../src/store/database';
 import { migrate } from '../../src/store/migrate';
 import { readPassword } from './password';
-import { CommandError, type Command } from './types';
+import { command, CommandError, UsageError } from './types';
 
 const USERNAME = /^[\w.@+-]{1,150}$/;
+/** The users table's email column is 254 characters, the longest address SMTP carries. */
+const EMAIL = z.email().max(254);
 
-export const createuser: Command = {
+const PASSWORD_SOURCES = 'The password comes from --password, else SNIPPETS_PASSWORD, else a prompt on a terminal.';
+const PASSWORD = { type: 'string', value: 'P', help: 'the password (others on this machine may see it in the process list: prefer SNIPPETS_PASSWORD)' } as const;
+
+export const createuser = command({
   name: 'createuser',
-  usage: 'createuser USERNAME [--email E] [--superuser] [--password P]',
-  async run(args, { config, out }) {
-    const { positionals, values } = parseArgs({
-      args,
-      allowPositionals: true,
-      options: { email: { type: 'string' }, superuser: { type: 'boolean' }, password: { type: 'string' } },
-    });
-    const [username] = positionals;
-    if (!username || positionals.length > 1) throw new CommandError(`usage: snippets ${this.usage}`);
-    if (!USERNAME.test(username)) throw new CommandError('Enter a valid username: up to 150 letters, digits and @/./+/-/_ only.');
-    const password = await readPassword(values.password, config);
+  summary: 'create a user who can log in and write snippets',
+  details: PASSWORD_SOURCES,
+  args: ['USERNAME'],
+  options: {
+    email: { type: 'string', value: 'E', help: "the user's e-mail address" },
+    superuser: { type: 'boolean', help: 'make the user a superuser' },
+    password: PASSWORD,
+  },
+  async run({ args: [username], options }, { config, out }) {
+    if (!USERNAME.test(username!)) throw new UsageError('enter a valid username: up to 150 letters, digits and @/./+/-/_ only');
+    if (options.email !== undefined && !EMAIL.safeParse(options.email).success) {
+      throw new UsageError(`--email: ${JSON.stringify(options.email)} is not a valid e-mail address`);
+    }
+    const password = await readPassword(options.password, config);
     openDatabase(config);
     await migrate();
     try {
-      await createUser(username, password, { email: values.email, superuser: values.superuser, iterations: config.PASSWORD_ITERATIONS });
+      await createUser(username!, password, { email: options.email, superuser: options.superuser, iterations: config.PASSWORD_ITERATIONS });
     } catch (err) {
       if (isDuplicate(err)) throw new CommandError(`A user with that username already exists: ${username}`);
       throw err;
@@ -33,20 +41,20 @@ export const createuser: Command = {
     out(`Created user ${username}.`);
     return 0;
   },
-};
+});
 
-export const changepassword: Command = {
+export const changepassword = command({
   name: 'changepassword',
-  usage: 'changepassword USERNAME [--password P]',
-  async run(args, { config, out }) {
-    const { positionals, values } = parseArgs({ args, allowPositionals: true, options: { password: { type: 'string' } } });
-    const [username] = positionals;
-    if (!username || positionals.length > 1) throw new CommandError(`usage: snippets ${this.usage}`);
+  summary: "set a user's password",
+  details: PASSWORD_SOURCES,
+  args: ['USERNAME'],
+  options: { password: PASSWORD },
+  async run({ args: [username], options }, { config, out }) {
     openDatabase(config);
     await migrate();
-    const password = await readPassword(values.password, config);
-    if (!(await setPassword(username, password, config.PASSWORD_ITERATIONS))) throw new CommandError(`User "${username}" does not exist.`);
+    const password = await readPassword(options.password, config);
+    if (!(await setPassword(username!, password, config.PASSWORD_ITERATIONS))) throw new CommandError(`User "${username}" does not exist.`);
     out(`Password changed successfully for user ${username}.`);
     return 0;
   },
-};
+});

@@ -1,7 +1,12 @@
-// loadConfig: defaults, parsing, and a failure that names the variable.
+// loadConfig: defaults, parsing, and a failure that names the variable in one line.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
-import { loadConfig } from '../../src/config';
+import { CONFIG_VARIABLES, loadConfig } from '../../src/config';
 
+const ROOT = path.resolve(__dirname, '../..');
 const SECRET = { SECRET_KEY: 's'.repeat(40) };
 
 describe('loadConfig', () => {
@@ -27,17 +32,102 @@ describe('loadConfig', () => {
     expect(c.SQLITE_SYNCHRONOUS).to.equal('FULL');
   });
 
+  it('reads an empty number as unset', () => {
+    expect(loadConfig({ ...SECRET, PORT: '' }).PORT).to.equal(8000);
+  });
+
   for (const [name, value] of [
     ['PORT', 'eighty'],
+    ['PORT', '1.5'],
+    ['WEB_CONCURRENCY', '0'],
     ['DATABASE_URL', 'postgres://x'],
     ['AUTH_SCHEMES', 'basic,kerberos'],
     ['THROTTLE_ANON', '5 per minute'],
+    ['THROTTLE_LOGIN', '5 per minute'],
     ['DATABASE_REPLICA_URLS', 'sqlite:x'],
     ['SECRET_KEY', 'short'],
     ['SQLITE_SYNCHRONOUS', 'OFF'],
-  ]) {
-    it(`refuses a bad ${name}, naming it`, () => {
-      expect(() => loadConfig({ ...SECRET, [name!]: value })).to.throw(new RegExp(`${name}`));
+    ['LOG_LEVEL', 'loud'],
+  ] as const) {
+    it(`refuses ${name}=${value} in one line naming it`, () => {
+      expect(() => loadConfig({ ...SECRET, [name]: value })).to.throw(new RegExp(`^config: ${name}: [^\\n]+$`));
     });
   }
+
+  it('says what an integer must be and what it got', () => {
+    expect(() => loadConfig({ ...SECRET, PORT: 'eighty' })).to.throw('config: PORT: expected an integer from 0 to 65535, got "eighty"');
+  });
+
+  it('puts several bad variables on one line', () => {
+    expect(() => loadConfig({ ...SECRET, PORT: 'eighty', LOG_LEVEL: 'loud' })).to.throw(/^config: PORT: [^\n]+; LOG_LEVEL: [^\n]+$/);
+  });
+
+  it('never repeats a secret or a database URL in the message', () => {
+    expect(() => loadConfig({ SECRET_KEY: 'hunter2' })).to.throw(Error).that.satisfies((e: Error) => !e.message.includes('hunter2'));
+    expect(() => loadConfig({ ...SECRET, DATABASE_URL: 'postgres://u:pw-in-url@h/db' }))
+      .to.throw(/^config: DATABASE_URL: /)
+      .that.satisfies((e: Error) => !e.message.includes('pw-in-url'));
+  });
+
+  describe('THROTTLE_LOGIN', () => {
+    it('is 10/minute when unset', () => {
+      expect(loadConfig(SECRET).THROTTLE_LOGIN).to.equal('10/minute');
+    });
+    it('is off when empty', () => {
+      expect(loadConfig({ ...SECRET, THROTTLE_LOGIN: '' }).THROTTLE_LOGIN).to.equal(undefined);
+    });
+    it('is off when empty, as THROTTLE_ANON and THROTTLE_USER are', () => {
+      const c = loadConfig({ ...SECRET, THROTTLE_ANON: '', THROTTLE_USER: '' });
+      expect(c.THROTTLE_ANON).to.equal(undefined);
+      expect(c.THROTTLE_USER).to.equal(undefined);
+    });
+  });
+
+  describe('DATABASE_URL on a SQLite file', () => {
+    let dir: string;
+    before(() => (dir = mkdtempSync(path.join(tmpdir(), 'snippets-config-'))));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('accepts a file in an existing directory', () => {
+      const url = `sqlite:${path.join(dir, 'db.sqlite3')}`;
+      expect(loadConfig({ ...SECRET, DATABASE_URL: url }).DATABASE_URL).to.equal(url);
+    });
+
+    it('refuses a file whose directory does not exist, naming the directory', () => {
+      const missing = path.join(dir, 'no', 'such');
+      expect(() => loadConfig({ ...SECRET, DATABASE_URL: `sqlite:${path.join(missing, 'db.sqlite3')}` })).to.throw(
+        `config: DATABASE_URL: the directory ${missing} does not exist (create it, or choose another path)`,
+      );
+    });
+
+    it('accepts sqlite::memory:', () => {
+      expect(loadConfig({ ...SECRET, DATABASE_URL: 'sqlite::memory:' }).DATABASE_URL).to.equal('sqlite::memory:');
+    });
+  });
+});
+
+describe('the documented configuration', () => {
+  it('.env.example lists every variable, commented out', () => {
+    const listed = [...readFileSync(path.join(ROOT, '.env.example'), 'utf8').matchAll(/^# ([A-Z_]+)=/gm)].map((m) => m[1]);
+    expect(listed).to.have.members([...CONFIG_VARIABLES]);
+  });
+
+  it("README's configuration table lists every variable", () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1));
+    const listed = [...table.matchAll(/^\| ([^|]+) \|/gm)].flatMap((m) => [...m[1]!.matchAll(/`([A-Z_]+)`/g)].map((v) => v[1]));
+    expect(listed).to.have.members([...CONFIG_VARIABLES]);
+  });
+});
+
+describe('server/main.ts with a bad variable', function () {
+  this.timeout(60000);
+  it('exits 1 with one line on stderr naming it', () => {
+    const res = spawnSync(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'server/main.ts')], {
+      env: { ...process.env, ...SECRET, PORT: 'eighty' },
+      encoding: 'utf8',
+    });
+    expect(res.status).to.equal(1);
+    expect(res.stderr).to.equal('config: PORT: expected an integer from 0 to 65535, got "eighty"\n');
+  });
 });

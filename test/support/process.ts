@@ -1,6 +1,7 @@
 // The service as its own process (server/main.ts under tsx), on a SQLite file, for tests of process behaviour.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -15,7 +16,20 @@ export interface ServiceProcess {
   output: () => string;
 }
 
-let nextPort = 19100 + (process.pid % 500) * 4;
+/**
+ * A port no socket holds now, picked by the kernel: the child binds it a moment later, and in that moment another
+ * process (other suites run on this machine) may take it, so startService tries again on EADDRINUSE.
+ */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 export function serviceEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const dir = mkdtempSync(path.join(tmpdir(), 'snippets-proc-'));
@@ -37,13 +51,30 @@ export function runCli(env: NodeJS.ProcessEnv, ...args: string[]): string {
 }
 
 export async function startService(env: NodeJS.ProcessEnv, opts: { capture?: boolean } = {}): Promise<ServiceProcess> {
-  const port = nextPort++;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(env, opts, await freePort());
+    } catch (err) {
+      if (!(err instanceof PortTaken) || attempt === 3) throw err;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function startOnce(env: NodeJS.ProcessEnv, opts: { capture?: boolean }, port: number): Promise<ServiceProcess> {
   const fullEnv = { ...env, PORT: String(port) };
-  const stdio = opts.capture ? (['ignore', 'pipe', 'pipe'] as const) : (['ignore', 'ignore', 'inherit'] as const);
+  // stderr is always read, to see EADDRINUSE; without `capture` it is passed on, as inheriting it did.
+  const stdio = opts.capture ? (['ignore', 'pipe', 'pipe'] as const) : (['ignore', 'ignore', 'pipe'] as const);
   const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'server/main.ts')], { env: fullEnv, stdio: [...stdio] });
   const chunks: Buffer[] = [];
+  const errors: Buffer[] = [];
   child.stdout?.on('data', (c: Buffer) => chunks.push(c));
-  child.stderr?.on('data', (c: Buffer) => chunks.push(c));
+  child.stderr?.on('data', (c: Buffer) => {
+    errors.push(c);
+    if (opts.capture) chunks.push(c);
+    else process.stderr.write(c);
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30000;
@@ -55,6 +86,8 @@ export async function startService(env: NodeJS.ProcessEnv, opts: { capture?: boo
     }
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
+      await exited;
+      if (Buffer.concat(errors).includes('EADDRINUSE')) throw new PortTaken(`port ${port} was taken`);
       throw new Error(`the service did not start${chunks.length ? `: ${Buffer.concat(chunks).toString()}` : ''}`);
     }
     await new Promise((r) => setTimeout(r, 100));

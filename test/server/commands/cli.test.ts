@@ -1,12 +1,13 @@
 // The admin CLI as a user runs it: a subprocess on a SQLite file of its own.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import sqlite3 from 'sqlite3';
 
 const ROOT = path.resolve(__dirname, '../../..');
+const COMMANDS = ['migrate', 'createuser', 'changepassword', 'createtoken', 'createclient', 'createconsumer', 'createoauth1token', 'rehighlight', 'serve'];
 
 /** Runs SQL on the CLI's database file directly, as an operator's data would be there already. */
 function sql(file: string, query: string): Promise<Record<string, unknown>[]> {
@@ -21,9 +22,20 @@ describe('snippets CLI', function () {
   let dir: string;
   let env: NodeJS.ProcessEnv;
 
-  function cli(...args: string[]) {
-    const res = spawnSync(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'server/cli.ts'), ...args], { cwd: ROOT, env, encoding: 'utf8' });
+  function cliIn(extraEnv: NodeJS.ProcessEnv, ...args: string[]) {
+    const res = spawnSync(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'server/cli.ts'), ...args], { cwd: ROOT, env: { ...env, ...extraEnv }, encoding: 'utf8' });
     return { code: res.status, stdout: res.stdout, stderr: res.stderr };
+  }
+  const cli = (...args: string[]) => cliIn({}, ...args);
+
+  /** A misuse: exit 2, nothing on stdout, the error line then the usage line on stderr. */
+  function expectMisuse(res: ReturnType<typeof cli>, error: string, usage: RegExp) {
+    expect(res.code).to.equal(2);
+    expect(res.stdout).to.equal('');
+    const lines = res.stderr.trimEnd().split('\n');
+    expect(lines).to.have.length(2);
+    expect(lines[0]).to.equal(error);
+    expect(lines[1]).to.match(usage);
   }
 
   before(() => {
@@ -58,11 +70,6 @@ describe('snippets CLI', function () {
     expect(res.stderr.trim()).to.equal('User "nobody" does not exist.');
   });
 
-  it('an unknown command exits 1 and prints the usage', () => {
-    const res = cli('frobnicate');
-    expect(res.code).to.equal(1);
-    expect(res.stderr).to.match(/usage: snippets/);
-  });
 
   it('createtoken prints the user\'s key, the same on a second run; an unknown user exits 1', async () => {
     const first = cli('createtoken', 'carol');
@@ -101,5 +108,117 @@ describe('snippets CLI', function () {
     const rows = await sql(file, 'SELECT highlighted FROM snippets');
     expect(rows).to.have.length(4);
     for (const row of rows) expect(row.highlighted).to.match(/^<!DOCTYPE html>/i);
+  });
+
+  describe('snippets --help, -h, help', () => {
+    for (const args of [['--help'], ['-h'], ['help']]) {
+      it(`snippets ${args.join(' ')} prints every command on stdout and exits 0`, () => {
+        const res = cli(...args);
+        expect(res).to.include({ code: 0, stderr: '' });
+        expect(res.stdout).to.match(/^usage: snippets <command> \[options\]\n/);
+        for (const name of COMMANDS) expect(res.stdout).to.match(new RegExp(`^  ${name} `, 'm'));
+      });
+    }
+
+    it('needs no valid configuration, and creates nothing', () => {
+      const res = cliIn({ PORT: 'eighty', DATABASE_URL: `sqlite:${path.join(dir, 'help', 'db.sqlite3')}` }, '--help');
+      expect(res.code).to.equal(0);
+      expect(existsSync(path.join(dir, 'help'))).to.equal(false);
+    });
+  });
+
+  describe('snippets <command> --help', () => {
+    for (const name of COMMANDS) {
+      it(`${name} --help prints its usage and options on stdout and exits 0`, () => {
+        const res = cliIn({ PORT: 'eighty' }, name, '--help');
+        expect(res).to.include({ code: 0, stderr: '' });
+        expect(res.stdout).to.match(new RegExp(`^usage: snippets ${name}\\b.*\n\n\\S`));
+        expect(res.stdout).to.match(/^ {2}-h, --help +show this help$/m);
+      });
+    }
+
+    it('snippets help createuser is createuser --help', () => {
+      expect(cli('help', 'createuser')).to.deep.equal(cli('createuser', '--help'));
+    });
+
+    it('--help wins over a missing argument', () => {
+      expect(cli('createtoken', '--help').code).to.equal(0);
+    });
+  });
+
+  describe('misuse: exit 2, one error line and the usage', () => {
+    const TOOL_USAGE = /^usage: snippets <command> \[options\] \(snippets --help lists the commands\)$/;
+    const CREATEUSER = /^usage: snippets createuser USERNAME \[--email E\] \[--superuser\] \[--password P\] \(snippets createuser --help for more\)$/;
+
+    it('no command', () => {
+      expectMisuse(cli(), 'snippets: no command given', TOOL_USAGE);
+    });
+
+    it('an unknown command', () => {
+      expectMisuse(cli('frobnicate'), 'snippets: unknown command "frobnicate"', TOOL_USAGE);
+    });
+
+    it('help on an unknown command', () => {
+      expectMisuse(cli('help', 'frobnicate'), 'snippets: unknown command "frobnicate"', TOOL_USAGE);
+    });
+
+    it('an unknown option', () => {
+      expectMisuse(cli('createuser', 'erin', '--admin', '--password', 'pw'), 'snippets createuser: unknown option --admin', CREATEUSER);
+    });
+
+    it('a missing argument', () => {
+      expectMisuse(cli('createuser', '--password', 'pw'), 'snippets createuser: missing USERNAME', CREATEUSER);
+    });
+
+    it('an extra argument', () => {
+      expectMisuse(cli('createuser', 'erin', 'frank', '--password', 'pw'), 'snippets createuser: unexpected argument "frank"', CREATEUSER);
+    });
+
+    it('an option without its value', () => {
+      expectMisuse(cli('createuser', 'erin', '--password'), 'snippets createuser: --password needs a value', CREATEUSER);
+    });
+
+    it('a value given to a flag', () => {
+      expectMisuse(cli('createuser', 'erin', '--superuser=yes', '--password', 'pw'), 'snippets createuser: --superuser takes no value', CREATEUSER);
+    });
+
+    it('a missing required option', () => {
+      expectMisuse(cli('createoauth1token', 'carol'), 'snippets createoauth1token: missing --consumer KEY', /^usage: snippets createoauth1token USERNAME --consumer KEY /);
+    });
+
+    it('createuser --email that is not an e-mail address creates no user', () => {
+      expectMisuse(cli('createuser', 'erin', '--email', 'notanemail', '--password', 'pw'), 'snippets createuser: --email: "notanemail" is not a valid e-mail address', CREATEUSER);
+      expect(cli('createtoken', 'erin').code).to.equal(1);
+    });
+
+    it('createuser --email with a valid address creates the user', async () => {
+      expect(cli('createuser', 'erin', '--email', 'erin@example.com', '--password', 'pw')).to.include({ code: 0 });
+      const rows = await sql(path.join(dir, 'db.sqlite3'), "SELECT email FROM users WHERE username = 'erin'");
+      expect(rows).to.deep.equal([{ email: 'erin@example.com' }]);
+    });
+
+    it('createuser with an invalid username', () => {
+      expectMisuse(cli('createuser', 'bad name', '--password', 'pw'), 'snippets createuser: enter a valid username: up to 150 letters, digits and @/./+/-/_ only', CREATEUSER);
+    });
+
+    it('rehighlight --batch-size 0', () => {
+      expectMisuse(cli('rehighlight', '--batch-size', '0'), 'snippets rehighlight: --batch-size must be a positive integer', /^usage: snippets rehighlight /);
+    });
+  });
+
+  describe('configuration errors: exit 1, one line', () => {
+    it('a bad variable is named', () => {
+      const res = cliIn({ PORT: 'eighty' }, 'migrate');
+      expect(res).to.include({ code: 1, stdout: '' });
+      expect(res.stderr).to.equal('config: PORT: expected an integer from 0 to 65535, got "eighty"\n');
+    });
+
+    it('a SQLite file under a missing directory is refused, and the directory is not created', () => {
+      const missing = path.join(dir, 'no', 'such');
+      const res = cliIn({ DATABASE_URL: `sqlite:${path.join(missing, 'db.sqlite3')}` }, 'migrate');
+      expect(res).to.include({ code: 1, stdout: '' });
+      expect(res.stderr).to.equal(`config: DATABASE_URL: the directory ${missing} does not exist (create it, or choose another path)\n`);
+      expect(existsSync(path.join(dir, 'no'))).to.equal(false);
+    });
   });
 });
