@@ -51,6 +51,8 @@ function sessionIdentifier(req: Request): string {
 
 export function csrfProtection(config: Pick<Config, 'SECRET_KEY'>): Csrf {
   const sentTokens = new WeakMap<Request, string>();
+  /** The token a response carries already: a page that embeds it twice sets one cookie. */
+  const given = new WeakMap<Response, string>();
   const { generateCsrfToken, validateRequest } = doubleCsrf({
     getSecret: () => config.SECRET_KEY,
     getSessionIdentifier: sessionIdentifier,
@@ -60,9 +62,13 @@ export function csrfProtection(config: Pick<Config, 'SECRET_KEY'>): Csrf {
   });
 
   const token: Csrf['token'] = (req, res, { rotate = false } = {}) => {
+    const already = given.get(res);
+    if (already !== undefined && !rotate) return already;
     cookies(req);
     // Secure when the request came over HTTPS (behind a proxy, with TRUST_PROXY), as the session cookie.
-    return generateCsrfToken(req, res, { overwrite: rotate, cookieOptions: { secure: req.secure } });
+    const made = generateCsrfToken(req, res, { overwrite: rotate, cookieOptions: { secure: req.secure } });
+    given.set(res, made);
+    return made;
   };
 
   return {
@@ -79,8 +85,7 @@ export function csrfProtection(config: Pick<Config, 'SECRET_KEY'>): Csrf {
     },
     expose(req, res, next) {
       if (req.requester.scheme === 'session') {
-        let made: string | undefined;
-        Object.defineProperty(res.locals, 'csrfToken', { configurable: true, enumerable: true, get: () => (made ??= token(req, res)) });
+        Object.defineProperty(res.locals, 'csrfToken', { configurable: true, enumerable: true, get: () => token(req, res) });
       }
       next();
     },

@@ -161,6 +161,7 @@ describe('session CSRF with the csrftoken cookie', () => {
       expect(res.headers['content-type']).to.match(/^text\/html/);
       expect(res.text).to.match(/<form[^>]*method="post"[^>]*action="\/api-auth\/logout\/"/);
       expect(setCookie(res, 'sessionid')).to.equal(undefined);
+      expect(([] as string[]).concat(res.headers['set-cookie'] ?? []).filter((c) => c.startsWith('csrftoken='))).to.have.length.at.most(1);
       jar.take(res);
       await supertest(app()).post('/snippets/').set('Cookie', jar.header).set('X-CSRFToken', jar.csrf).send({ code: 'still in' }).expect(201);
     });
