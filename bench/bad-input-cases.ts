@@ -9,7 +9,7 @@ export interface CaseContext {
   token: string;
   clientId: string;
   clientSecret: string;
-  /** An anonymous session's cookie and its CSRF token, for login form posts that get past the CSRF check. */
+  /** The login page's csrftoken cookie and its token, for login form posts that get past the CSRF check. */
   loginCookie: string;
   csrf: string;
 }

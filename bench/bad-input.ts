@@ -24,13 +24,13 @@ interface Failure {
   what: string;
 }
 
-/** An anonymous session's cookie and CSRF token, from the login page, for the login form cases. */
+/** The login page's csrftoken cookie and its token (the cookie's value), for the login form cases. */
 async function loginPageSession(base: string): Promise<{ loginCookie: string; csrf: string }> {
   const res = await fetch(`${base}/api-auth/login/`, { signal: AbortSignal.timeout(TIMEOUT_MS) });
-  const csrf = /name="csrfmiddlewaretoken" value="([^"]+)"/.exec(await res.text())?.[1];
-  const loginCookie = res.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('sessionid='));
-  if (!csrf || !loginCookie) throw new Error(`login page: ${res.status}, no CSRF field or session cookie`);
-  return { loginCookie, csrf };
+  await res.arrayBuffer();
+  const loginCookie = res.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('csrftoken='));
+  if (!loginCookie) throw new Error(`login page: ${res.status}, no csrftoken cookie`);
+  return { loginCookie, csrf: loginCookie.slice('csrftoken='.length) };
 }
 
 /** The snippet a success created, if the request was a create: the REST answer, or tRPC's `result.data`. */

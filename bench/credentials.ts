@@ -9,18 +9,17 @@ function cookie(res: Response, name: string): string | undefined {
     .find((c) => c.startsWith(`${name}=`));
 }
 
-/** Logs in as a browser does: GET the form for its CSRF field and cookie, POST it back; the `sessionid=…` cookie of the new session. */
+/** Logs in as an HTTP client does: GET the form for its `csrftoken` cookie, POST the credentials with it; the `sessionid=…` cookie of the new session. */
 export async function sessionLogin(base: string, username: string, password: string): Promise<string> {
   const page = await fetch(`${base}/api-auth/login/`, { signal: AbortSignal.timeout(TIMEOUT_MS) });
-  const html = await page.text();
-  const csrf = /name="csrfmiddlewaretoken" value="([^"]+)"/.exec(html)?.[1];
-  const anonymous = cookie(page, 'sessionid');
-  if (page.status !== 200 || !csrf || !anonymous) throw new Error(`login page: ${page.status}, no CSRF field or session cookie`);
+  await page.arrayBuffer();
+  const csrf = cookie(page, 'csrftoken');
+  if (page.status !== 200 || !csrf) throw new Error(`login page: ${page.status}, no csrftoken cookie`);
   const res = await fetch(`${base}/api-auth/login/`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: anonymous },
-    body: new URLSearchParams({ username, password, csrfmiddlewaretoken: csrf, next: '/' }).toString(),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: csrf, 'X-CSRFToken': csrf.slice('csrftoken='.length) },
+    body: new URLSearchParams({ username, password, next: '/' }).toString(),
     signal: AbortSignal.timeout(TIMEOUT_MS),
   });
   await res.arrayBuffer();

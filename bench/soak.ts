@@ -15,7 +15,7 @@ export interface SoakContext {
 
 /** The session reader logs in again this often, so that sessions are made all along. */
 const RELOGIN_MS = 5000;
-/** And an anonymous visitor opens the login page this often (each visit stores a session for its CSRF token). */
+/** And an anonymous visitor opens the login page this often (which must store no session). */
 const LOGIN_PAGE_MS = 1000;
 const TABLES = ['sessions', 'throttle_counters'];
 

@@ -4,12 +4,11 @@ import type { Config } from '../src/config';
 import { createLogger, type Logger } from '../src/log';
 import { authenticationChain } from './auth/chain';
 import { buildSchemes } from './auth/schemes';
-import { loginRoutes } from './auth/login';
 import { oauth2Routes } from './auth/oauth2/routes';
 import { sessionMiddleware } from './auth/session';
 import { createThrottle } from './auth/throttle';
 import { tokenIssueRoutes } from './auth/token-issue';
-import { exposeCsrfToken } from './auth/csrf';
+import { csrfProtection } from './auth/csrf';
 import { appRouter } from '../src/routers';
 import { apiRoot } from './rest/api-root';
 import { healthRoutes } from './health';
@@ -23,6 +22,7 @@ import { openapiRouter } from './openapi/routes';
 import { securityHeaders } from './security-headers';
 import { trpcEndpoint } from './trpc-endpoint';
 import { renderApiPage } from './web/api-page';
+import { loginPages } from './web/login';
 import { favicon, staticAssets } from './web/pages';
 import { snippetViews } from './web/snippet-views';
 
@@ -47,11 +47,12 @@ export function createApp(config: Config, log: Logger = createLogger(config.LOG_
   app.use(oauth2Routes(urls, config, throttle));
   if (config.AUTH_SCHEMES.includes('session')) app.use(sessionMiddleware(config));
   // Authentication runs first on every request, before routing errors, parsing, permissions and throttling.
-  const schemes = buildSchemes(config, throttle);
+  const csrf = csrfProtection(config);
+  const schemes = buildSchemes(config, throttle, csrf);
   app.use(authenticationChain(schemes));
   app.use(throttle.requests);
-  app.use(exposeCsrfToken);
-  app.use(loginRoutes(urls, config.API_AUTH_PREFIX, throttle));
+  app.use(csrf.expose);
+  app.use(loginPages(urls, config.API_AUTH_PREFIX, throttle, csrf));
   app.use(tokenIssueRoutes(urls, config.TOKEN_AUTH_PATH, throttle));
   app.use('/trpc', trpcEndpoint(schemes[0]?.challenge));
   app.all('/', apiRoot);

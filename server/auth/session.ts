@@ -8,7 +8,7 @@ import { redisClient } from '../../src/store/redis';
 import { mediaType, readBody } from '../http/body';
 import { mountPath } from '../http/urls';
 import { sendError } from '../http/respond';
-import { CSRF_FAILED, CSRF_FIELD, csrfValid } from './csrf';
+import { CSRF_FIELD, CSRF_HEADER, type Csrf } from './csrf';
 import { DatabaseSessionStore } from './session-store';
 import { PermissionDenied, type Scheme } from './types';
 
@@ -50,7 +50,7 @@ async function formToken(req: Request, res: Response): Promise<unknown> {
   return (await readBody(req, res))[CSRF_FIELD];
 }
 
-export function sessionScheme(): Scheme {
+export function sessionScheme(csrf: Csrf): Scheme {
   return {
     name: 'session',
     async authenticate(req, res) {
@@ -59,8 +59,9 @@ export function sessionScheme(): Scheme {
       const user = await authUserById(userId);
       if (!user) return null; // the user was deleted: the session is just anonymous
       // As DRF's SessionAuthentication.enforce_csrf: unsafe methods of a session need the token.
-      if (UNSAFE.has(req.method) && !csrfValid(req, req.headers['x-csrftoken'] ? undefined : await formToken(req, res))) {
-        throw new PermissionDenied(CSRF_FAILED);
+      if (UNSAFE.has(req.method)) {
+        const refusal = csrf.refusal(req, req.headers[CSRF_HEADER] || (await formToken(req, res)));
+        if (refusal) throw new PermissionDenied(refusal);
       }
       return { user };
     },

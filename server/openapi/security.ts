@@ -1,6 +1,7 @@
 // The security schemes of the document, one per configured authentication scheme, in the chain's order.
 import type { SecurityRequirementObject, SecuritySchemeObject } from 'openapi3-ts/oas31';
 import type { Config } from '../../src/config';
+import { CSRF_COOKIE, CSRF_FIELD } from '../auth/csrf';
 import { TOKEN_PATHS } from '../auth/oauth2/routes';
 import { SESSION_COOKIE } from '../auth/session';
 import { mountPath } from '../http/urls';
@@ -35,7 +36,11 @@ function schemeObject(name: SecurityOptions['AUTH_SCHEMES'][number], options: Se
         type: 'apiKey',
         in: 'cookie',
         name: SESSION_COOKIE,
-        description: 'The browser session made by the login page. Writes also need the CSRF token the login page sets.',
+        description:
+          'The session made by the login page (`/api-auth/login/` by default). Writes (POST, PUT, PATCH, DELETE) also need ' +
+          `the CSRF token: the \`${CSRF_COOKIE}\` cookie (readable by scripts; set by the login page, replaced at login and ` +
+          `logout, valid only with its own session), sent back as is in the \`X-CSRFToken\` header or the ` +
+          `\`${CSRF_FIELD}\` form field. Without it a write answers 403 \`CSRF Failed: …\`.`,
       };
     case 'oauth1':
       // RFC 5849 registers "OAuth" as an HTTP authentication scheme; OpenAPI has no flow object for 1.0a.

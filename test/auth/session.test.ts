@@ -122,10 +122,12 @@ describe('session authentication', () => {
       await agent.post('/snippets/').set('X-CSRFToken', csrf).send({ code: 'after logout' }).expect(401);
     });
 
-    it('GET /api-auth/logout/ (old clients) ends the session and redirects to the root', async () => {
+    it('GET /api-auth/logout/ only asks to confirm (another site could navigate to it): the session goes on', async () => {
       const { agent, csrf } = await login();
-      const res = await agent.get('/api-auth/logout/').expect(302);
-      expect(res.headers.location).to.equal('/');
+      const res = await agent.get('/api-auth/logout/').expect(200);
+      expect(res.text).to.include('id="logout-form"');
+      await agent.post('/snippets/').set('X-CSRFToken', csrf).send({ code: 'x' }).expect(201);
+      await agent.post('/api-auth/logout/').type('form').send({ csrfmiddlewaretoken: csrfFrom(res.text) }).expect(302);
       await agent.post('/snippets/').set('X-CSRFToken', csrf).send({ code: 'x' }).expect(401);
     });
   });

@@ -72,6 +72,28 @@ describe('the browsable API session flow in Chromium', function () {
     await page.close();
   });
 
+  it('the page script sends the csrftoken cookie in X-CSRFToken, with or without the form\'s copy', async () => {
+    const page = await h.browser.newPage();
+    const { problems } = watch(page);
+    await page.goto(`${h.base}/api-auth/login/?next=/snippets/`);
+    await page.fill('#id_username', 'alice');
+    await page.fill('#id_password', 'alicepass');
+    await Promise.all([page.waitForURL(`${h.base}/snippets/`), page.click('#login-form button[type=submit]')]);
+    const token = (await page.context().cookies()).find((c) => c.name === 'csrftoken');
+    expect(token, 'a csrftoken cookie scripts can read').to.include({ httpOnly: false, sameSite: 'Lax' });
+    expect(await page.evaluate(() => document.cookie)).to.include(`csrftoken=${token!.value}`);
+    await page.fill('#create-form-code', 'to edit');
+    await Promise.all([page.waitForLoadState('load'), page.click('#create-form button[type=submit]')]);
+    const [created] = (await api().get('/snippets/').expect(200)).body as { id: number }[];
+    await page.goto(`${h.base}/snippets/${created!.id}/`);
+    await page.evaluate(() => document.querySelector('#edit-form input[name=csrfmiddlewaretoken]')!.remove());
+    await page.fill('#edit-form-code', 'edited with the cookie');
+    await Promise.all([page.waitForEvent('load'), page.click('#edit-form button[type=submit]')]);
+    expect((await api().get(`/snippets/${created!.id}/`).expect(200)).body.code).to.equal('edited with the cookie');
+    expect(problems).to.deep.equal([]);
+    await page.close();
+  });
+
   it('a create form whose CSRF token was removed is refused 403 "CSRF Failed" and stores nothing', async () => {
     const page = await h.browser.newPage();
     await page.goto(`${h.base}/api-auth/login/?next=/snippets/`);

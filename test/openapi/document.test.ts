@@ -143,7 +143,8 @@ describe('GET /openapi.json', () => {
       expect(schemes.token?.description).to.include('Token <key>');
       expect(schemes.oauth2?.type).to.equal('oauth2');
       expect(schemes.oauth2?.flows?.password?.tokenUrl).to.equal('/oauth2/access_token/');
-      expect(schemes.session).to.include({ type: 'apiKey', in: 'cookie' });
+      expect(schemes.session).to.include({ type: 'apiKey', in: 'cookie', name: 'sessionid' });
+      expect(schemes.session?.description).to.include('`csrftoken` cookie').and.include('`X-CSRFToken`');
     });
 
     it('requires credentials on the writes and leaves reads open to anonymous requesters', () => {

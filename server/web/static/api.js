@@ -19,6 +19,12 @@ document.addEventListener('DOMContentLoaded', function () {
     });
   });
 
+  // As Django's pages do: the csrftoken cookie, current even after a login in another tab; else the form's copy.
+  function csrfToken(data) {
+    var match = /(?:^|;\s*)csrftoken=([^;]+)/.exec(document.cookie);
+    return match ? decodeURIComponent(match[1]) : data.get('csrfmiddlewaretoken') || '';
+  }
+
   document.querySelectorAll('form.api-form[data-method="PUT"], form.api-form[data-method="DELETE"]').forEach(function (form) {
     form.addEventListener('submit', function (event) {
       event.preventDefault();
@@ -26,7 +32,7 @@ document.addEventListener('DOMContentLoaded', function () {
       var question = form.getAttribute('data-confirm');
       if (question && !window.confirm(question)) return;
       var data = new URLSearchParams(new FormData(form));
-      var token = data.get('csrfmiddlewaretoken') || '';
+      var token = csrfToken(data);
       data.delete('csrfmiddlewaretoken');
       var errors = form.querySelector('.form-errors');
       fetch(form.getAttribute('action'), {
