@@ -4,10 +4,6 @@ import { pk } from './fields';
 import { inputObject, representationObject } from './from-table';
 import { SNIPPET_TABLE } from './snippet-table';
 
-/** Until their users read the table. */
-export const MAX_CODE = SNIPPET_TABLE.code.maxLength;
-export const MAX_TITLE = SNIPPET_TABLE.title.maxLength;
-
 export const SnippetFields = inputObject(SNIPPET_TABLE);
 export type SnippetFields = z.infer<typeof SnippetFields>;
 
