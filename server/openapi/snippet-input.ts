@@ -1,15 +1,21 @@
 // The snippet input schema as documented: the generated shape plus the limits and defaults zod refinements hide from the generator.
 import type { SchemaObject } from 'openapi3-ts/oas31';
-import { MAX_CODE, MAX_TITLE } from '../../src/schemas/snippet';
+import { SNIPPET_TABLE } from '../../src/schemas/snippet-table';
+import { fieldsOf, isWritable, type WritableSpec } from '../../src/schemas/table';
 
 /** Spec, "Snippet (stored record)": the limits are in characters (code points, as JSON Schema's maxLength counts). */
-const FIELD_DOCS: Record<string, SchemaObject> = {
-  title: { maxLength: MAX_TITLE, default: '', description: 'May be blank.' },
-  code: { maxLength: MAX_CODE, minLength: 1, description: 'The body of the snippet; not blank.' },
-  linenos: { default: false, description: 'Line numbers in the highlighted rendering. Forms may send true/false, 1/0, on/off, yes/no.' },
-  language: { maxLength: 100, default: 'python', description: 'A supported language name; OPTIONS /snippets/ lists the choices.' },
-  style: { maxLength: 100, default: 'friendly', description: 'A supported style name; OPTIONS /snippets/ lists the choices.' },
-};
+function fieldDoc(field: WritableSpec): SchemaObject {
+  const doc: SchemaObject = {};
+  if ('maxLength' in field) doc.maxLength = field.maxLength;
+  if ((field.kind === 'string' || field.kind === 'text') && !field.blank) doc.minLength = 1;
+  if (field.default !== undefined) doc.default = field.default;
+  doc.description = field.description;
+  return doc;
+}
+
+const FIELD_DOCS: Record<string, SchemaObject> = Object.fromEntries(
+  fieldsOf(SNIPPET_TABLE).flatMap(([name, field]) => (isWritable(field) ? [[name, fieldDoc(field)]] : [])),
+);
 
 export function snippetInputSchema(generated: SchemaObject): SchemaObject {
   const properties = Object.fromEntries(

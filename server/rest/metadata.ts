@@ -1,6 +1,6 @@
 // OPTIONS metadata in DRF's shape: the view, what it renders and parses, and the writes the requester may do.
-import { LANGUAGE_CHOICES, STYLE_CHOICES } from '../../src/highlight';
-import { MAX_TITLE } from '../../src/schemas/snippet';
+import { SNIPPET_TABLE } from '../../src/schemas/snippet-table';
+import { fieldsOf, isRequired, isWritable, type FieldSpec } from '../../src/schemas/table';
 import { PARSED_MEDIA_TYPES } from '../http/body';
 import type { Route } from './routes';
 
@@ -8,16 +8,22 @@ const RENDERED_MEDIA_TYPES = ['application/json', 'text/html'];
 
 type FieldInfo = Record<string, unknown>;
 
-/** The snippet serializer's fields as DRF describes them; choices come from the highlighting catalogue, sorted. */
-const SNIPPET_FIELDS: Record<string, FieldInfo> = {
-  id: { type: 'integer', required: false, read_only: true, label: 'ID' },
-  owner: { type: 'field', required: false, read_only: true, label: 'Owner' },
-  title: { type: 'string', required: false, read_only: false, label: 'Title', max_length: MAX_TITLE },
-  code: { type: 'string', required: true, read_only: false, label: 'Code' },
-  linenos: { type: 'boolean', required: false, read_only: false, label: 'Linenos' },
-  language: { type: 'choice', required: false, read_only: false, label: 'Language', choices: LANGUAGE_CHOICES },
-  style: { type: 'choice', required: false, read_only: false, label: 'Style', choices: STYLE_CHOICES },
-};
+/** DRF's type names; the owner is the tutorial's `ReadOnlyField(source='owner.username')`, which DRF calls a plain `field`. */
+const DRF_TYPE: Record<FieldSpec['kind'], string> = { id: 'integer', owner: 'field', string: 'string', text: 'string', boolean: 'boolean', choice: 'choice' };
+
+/**
+ * A field as DRF's SimpleMetadata describes it. `max_length` is the column's, as DRF takes it from the model: a
+ * choice shows its choices instead, and a text column has none (code's 100,000 is a limit on input only).
+ */
+function fieldInfo(field: FieldSpec): FieldInfo {
+  const info: FieldInfo = { type: DRF_TYPE[field.kind], required: isRequired(field), read_only: !isWritable(field), label: field.label };
+  if (field.kind === 'string') info.max_length = field.maxLength;
+  if (field.kind === 'choice') info.choices = field.choices.list;
+  return info;
+}
+
+/** The snippet serializer's fields, from the field table; choices come from the highlighting catalogue, sorted. */
+const SNIPPET_FIELDS: Record<string, FieldInfo> = Object.fromEntries(fieldsOf(SNIPPET_TABLE).map(([name, field]) => [name, fieldInfo(field)]));
 
 export function metadata(route: Route, writableActions: ('POST' | 'PUT')[]): Record<string, unknown> {
   const body: Record<string, unknown> = {

@@ -1,6 +1,7 @@
 // The browsable API page: the request, the response (status, headers, linked JSON) and the forms the requester may use.
 import { STATUS_CODES } from 'node:http';
 import type { Request, Response } from 'express';
+import type { Snippet } from '../../src/schemas/snippet';
 import { userIdsByUsername } from '../../src/store/users';
 import { urls, type Urls } from '../http/urls';
 import { html, type Html } from './html';
@@ -10,17 +11,7 @@ import { deleteForm, snippetForm } from './snippet-form';
 
 const SHOWN_HEADERS = ['allow', 'content-type', 'vary', 'www-authenticate', 'retry-after', 'location'];
 
-interface SnippetBody {
-  id: number;
-  owner: string;
-  title: string;
-  code: string;
-  linenos: boolean;
-  language: string;
-  style: string;
-}
-
-function isSnippet(body: unknown): body is SnippetBody {
+function isSnippet(body: unknown): body is Snippet {
   return !!body && typeof body === 'object' && 'code' in body && 'owner' in body && 'id' in body;
 }
 

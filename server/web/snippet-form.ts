@@ -1,38 +1,53 @@
 // The snippet form of the browsable API: create (POST) on the list, edit (PUT) and delete on a snippet.
 import type { Response } from 'express';
-import { LANGUAGE_CHOICES, STYLE_CHOICES, type Choice } from '../../src/highlight';
-import { MAX_CODE, MAX_TITLE } from '../../src/schemas/snippet';
+import type { Choice } from '../../src/highlight';
+import type { SnippetFields } from '../../src/schemas/snippet';
+import { SNIPPET_TABLE } from '../../src/schemas/snippet-table';
+import { fieldsOf, isRequired, isWritable, type WritableSpec } from '../../src/schemas/table';
 import { html, type Html } from './html';
 
-interface Values {
-  title: string;
-  code: string;
-  linenos: boolean;
-  language: string;
-  style: string;
-}
+type Values = Required<SnippetFields>;
 
-const DEFAULTS: Values = { title: '', code: '', linenos: false, language: 'python', style: 'friendly' };
+/** The writable fields of the table, in its order: one input each. */
+const FIELDS = fieldsOf(SNIPPET_TABLE).flatMap(([name, field]) => (isWritable(field) ? [[name, field] as const] : []));
+
+/** A new snippet's values: the table's defaults, empty where a field has none. */
+const DEFAULTS = Object.fromEntries(FIELDS.map(([name, field]) => [name, field.default ?? ''])) as Values;
 
 function searchableSelect(name: string, label: string, choices: readonly Choice[], selected: string): Html {
-  return html`<div class="field"><label for="${name}">${label}</label>
+  return html`<label for="${name}">${label}</label>
 <input type="search" class="choice-filter" data-for="${name}" placeholder="Filter ${label.toLowerCase()}…" aria-label="Filter ${label.toLowerCase()}">
 <select id="${name}" name="${name}">${choices.map(
     (c) => html`<option value="${c.value}"${c.value === selected ? html` selected` : ''}>${c.display_name}</option>`,
-  )}</select></div>`;
+  )}</select>`;
+}
+
+/**
+ * The input of one field, by its kind. A browser's maxlength counts UTF-16 units where the spec counts characters,
+ * so it is set to twice the limit (an emoji is two units) and the server checks the limit itself.
+ */
+function input(formId: string, name: string, field: WritableSpec, value: unknown): Html {
+  const id = `${formId}-${name}`;
+  switch (field.kind) {
+    case 'string':
+      return html`<label for="${id}">${field.label}</label><input id="${id}" name="${name}"${isRequired(field) ? html` required` : ''} maxlength="${field.maxLength * 2}" value="${String(value)}">`;
+    case 'text':
+      return html`<label for="${id}">${field.label}</label><textarea id="${id}" name="${name}" rows="10"${isRequired(field) ? html` required` : ''} maxlength="${field.maxLength * 2}">${String(value)}</textarea>`;
+    case 'boolean':
+      // An unchecked box sends nothing: the hidden input sends false, and a checked box's true follows it.
+      return html`<input type="hidden" name="${name}" value="false"><label><input type="checkbox" name="${name}" value="true"${value ? html` checked` : ''}> ${field.label}</label>`;
+    case 'choice':
+      return searchableSelect(name, field.label, field.choices.list, String(value));
+  }
 }
 
 export function snippetForm(res: Response, opts: { method: 'POST' | 'PUT'; action: string; values?: Partial<Values> }): Html {
-  const v = { ...DEFAULTS, ...opts.values };
+  const values: Record<string, unknown> = { ...DEFAULTS, ...opts.values };
   const id = opts.method === 'POST' ? 'create-form' : 'edit-form';
   return html`<form id="${id}" class="api-form" method="post" action="${opts.action}" data-method="${opts.method}">
 <input type="hidden" name="csrfmiddlewaretoken" value="${res.locals.csrfToken}">
-<div class="field"><label for="${id}-title">Title</label><input id="${id}-title" name="title" maxlength="${MAX_TITLE}" value="${v.title}"></div>
-<div class="field"><label for="${id}-code">Code</label><textarea id="${id}-code" name="code" rows="10" required maxlength="${MAX_CODE * 2}">${v.code}</textarea></div>
-<div class="field"><input type="hidden" name="linenos" value="false"><label><input type="checkbox" name="linenos" value="true"${v.linenos ? html` checked` : ''}> Linenos</label></div>
-${searchableSelect('language', 'Language', LANGUAGE_CHOICES, v.language)}
-${searchableSelect('style', 'Style', STYLE_CHOICES, v.style)}
-<div class="actions"><button type="submit">${opts.method}</button></div>
+${FIELDS.map(([name, field]) => html`<div class="field" data-field="${name}">${input(id, name, field, values[name])}</div>
+`)}<div class="actions"><button type="submit">${opts.method}</button></div>
 <pre class="form-errors" hidden></pre>
 </form>`;
 }

@@ -1,17 +1,25 @@
-// The Snippet model; its beforeSave hook stores the highlighted HTML document (spec, "What the service does" 3).
+// The Snippet model, its attributes derived from the field table; its beforeSave hook stores the highlighted HTML document (spec, "What the service does" 3).
 import { DataTypes, Model, type CreationOptional, type ForeignKey, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
 import { renderHighlighted } from '../highlight';
+import { SNIPPET_TABLE, type SnippetTable } from '../schemas/snippet-table';
+import type { FieldValue, StoredKey } from '../schemas/table';
 import type { User } from './user';
+import { attributesOf } from './columns';
 import { longText } from './types';
 
+/** The table's stored fields as attributes; those not required (they have a default, or are the id) are optional on create. */
+type TableAttributes = {
+  [K in StoredKey<SnippetTable>]: SnippetTable[K] extends { required: true } ? FieldValue<SnippetTable[K]> : CreationOptional<FieldValue<SnippetTable[K]>>;
+};
+
+// The interface declares the table's attributes on the class (as `declare` lines would), without runtime fields.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
+export interface Snippet extends TableAttributes {}
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class Snippet extends Model<InferAttributes<Snippet>, InferCreationAttributes<Snippet>> {
-  declare id: CreationOptional<number>;
+  /** Kept on the record, never in a representation (DESIGN §3). */
   declare created: CreationOptional<Date>;
-  declare title: CreationOptional<string>;
-  declare code: string;
-  declare linenos: CreationOptional<boolean>;
-  declare language: CreationOptional<string>;
-  declare style: CreationOptional<string>;
   declare highlighted: CreationOptional<string>;
   declare ownerId: ForeignKey<User['id']>;
   declare owner?: NonAttribute<User>;
@@ -20,13 +28,8 @@ export class Snippet extends Model<InferAttributes<Snippet>, InferCreationAttrib
 export function initSnippet(sequelize: Sequelize): void {
   Snippet.init(
     {
-      id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },
+      ...attributesOf(SNIPPET_TABLE, sequelize),
       created: { type: DataTypes.DATE(6), allowNull: false, defaultValue: DataTypes.NOW },
-      title: { type: DataTypes.STRING(100), allowNull: false, defaultValue: '' },
-      code: { type: longText(sequelize), allowNull: false },
-      linenos: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
-      language: { type: DataTypes.STRING(100), allowNull: false, defaultValue: 'python' },
-      style: { type: DataTypes.STRING(100), allowNull: false, defaultValue: 'friendly' },
       highlighted: { type: longText(sequelize), allowNull: false, defaultValue: '' },
     },
     {

@@ -55,7 +55,7 @@ export const snippetsRouter = router({
     .output(Snippet)
     .mutation(async ({ ctx, input }) => {
       // The owner always comes from the context, never from input.
-      const row = await createSnippet({ ...definedOnly(input), code: input.code }, ctx.user.id);
+      const row = await createSnippet(definedOnly(input), ctx.user.id);
       return toSnippet({ ...row.get(), owner: ctx.user.username });
     }),
 
@@ -78,7 +78,7 @@ export const snippetsRouter = router({
     }),
 });
 
-/** Drops keys whose value is undefined, so an omitted field keeps its default or stored value. */
-function definedOnly<T extends object>(obj: T): Partial<T> {
-  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as Partial<T>;
+/** Drops keys whose value is undefined, so an omitted field keeps its default or stored value; required keys stay required. */
+function definedOnly<T extends object>(obj: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as { [K in keyof T]: Exclude<T[K], undefined> };
 }

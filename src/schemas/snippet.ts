@@ -1,19 +1,10 @@
-// The snippet shapes, written once: input for create and update, the representation for output.
+// The snippet shapes, derived from the field table: input for create and update, the representation for output.
 import { z } from 'zod';
-import { isLanguage, isStyle } from '../highlight';
-import { booleanField, choice, pk, text } from './fields';
-import { notAChoice } from './messages';
+import { pk } from './fields';
+import { inputObject, representationObject } from './from-table';
+import { SNIPPET_TABLE } from './snippet-table';
 
-export const MAX_CODE = 100000;
-export const MAX_TITLE = 100;
-
-export const SnippetFields = z.object({
-  title: text(MAX_TITLE, { blank: true }).optional(),
-  code: text(MAX_CODE, { blank: false }),
-  linenos: booleanField.optional(),
-  language: choice(isLanguage, notAChoice).optional(),
-  style: choice(isStyle, notAChoice).optional(),
-});
+export const SnippetFields = inputObject(SNIPPET_TABLE);
 export type SnippetFields = z.infer<typeof SnippetFields>;
 
 export const SnippetId = z.object({ id: pk });
@@ -23,16 +14,8 @@ export type SnippetId = z.infer<typeof SnippetId>;
 export const SnippetUpdate = SnippetFields.extend(SnippetId.shape);
 export type SnippetUpdate = z.infer<typeof SnippetUpdate>;
 
-/** The representation: exactly these keys, in this order (spec, "Snippet representation"). */
-export const Snippet = z.object({
-  id: z.number().int(),
-  owner: z.string(),
-  title: z.string(),
-  code: z.string(),
-  linenos: z.boolean(),
-  language: z.string(),
-  style: z.string(),
-});
+/** The representation: exactly the table's keys, in its order (spec, "Snippet representation"). */
+export const Snippet = representationObject(SNIPPET_TABLE);
 export type Snippet = z.infer<typeof Snippet>;
 
 export const SnippetList = z.array(Snippet);

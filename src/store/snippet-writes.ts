@@ -1,16 +1,15 @@
 // Snippet writes, through the model so its beforeSave hook renders `highlighted` (DRF's Snippet.save()).
-import { Op } from 'sequelize';
+import { Op, type InferAttributes } from 'sequelize';
 import { Snippet } from '../models';
+import type { SnippetFields } from '../schemas/snippet';
 import { select } from './select';
+import { STORED_COLUMNS, STORED_NAMES, withBooleans, type RawRow } from './snippet-columns';
 
-/** The fields a create or an update may set (the owner comes from the caller, never from input). */
-export interface SnippetWrite {
-  title?: string;
-  code?: string;
-  linenos?: boolean;
-  language?: string;
-  style?: string;
-}
+/** The fields an update may set (the owner comes from the caller, never from input); a create also needs the required ones. */
+export type SnippetWrite = Partial<SnippetFields>;
+
+/** The representation's stored columns and the owner, as the model names them. */
+const FOR_WRITE = `SELECT ${STORED_COLUMNS}, owner_id AS ownerId FROM snippets WHERE id = ?`;
 
 /**
  * The stored snippet as an instance to update or destroy, so the hook still runs. It holds the representation's
@@ -18,11 +17,11 @@ export interface SnippetWrite {
  * SQLite for the table's columns every time.
  */
 export async function snippetForWrite(id: number): Promise<Snippet | null> {
-  const [row] = await select<{ linenos: number | boolean }>('SELECT id, title, code, linenos, language, style, owner_id AS ownerId FROM snippets WHERE id = ?', [id]);
-  return row ? Snippet.build({ ...row, linenos: Boolean(row.linenos) } as never, { isNewRecord: false, raw: true }) : null;
+  const [row] = await select<RawRow<InferAttributes<Snippet>>>(FOR_WRITE, [id]);
+  return row ? Snippet.build(withBooleans(row), { isNewRecord: false, raw: true }) : null;
 }
 
-export async function createSnippet(fields: SnippetWrite & { code: string }, ownerId: number): Promise<Snippet> {
+export async function createSnippet(fields: SnippetFields, ownerId: number): Promise<Snippet> {
   return Snippet.create({ ...fields, ownerId });
 }
 
@@ -48,7 +47,7 @@ export function countSnippetsAfter(afterId: number): Promise<number> {
 
 export function snippetsAfter(afterId: number, limit: number): Promise<Snippet[]> {
   return Snippet.findAll({
-    attributes: ['id', 'title', 'code', 'linenos', 'language', 'style', 'highlighted', 'ownerId'],
+    attributes: [...STORED_NAMES, 'highlighted', 'ownerId'],
     where: { id: { [Op.gt]: afterId } },
     order: [['id', 'ASC']],
     limit,

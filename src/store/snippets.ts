@@ -1,20 +1,14 @@
 // Snippets as the API shows them, read straight from the tables: one query per list, owner names joined, `highlighted` never read.
 import { database, isSqlite } from './database';
 import { select } from './select';
-import { Snippet } from '../schemas/snippet';
+import type { Snippet } from '../schemas/snippet';
+import { columnName } from '../models/columns';
+import { SNIPPET_FIELDS, type RawRow } from './snippet-columns';
+import type { FieldSpec } from '../schemas/table';
 
-/** Where each key of the representation comes from; KEYS takes their order from the schema (the spec's order). */
-const SQL_OF: Record<keyof Snippet, string> = {
-  id: 's.id',
-  owner: 'u.username',
-  title: 's.title',
-  code: 's.code',
-  linenos: 's.linenos',
-  language: 's.language',
-  style: 's.style',
-};
-const KEYS = Object.keys(Snippet.shape) as (keyof Snippet)[];
-const SNIPPET_COLUMNS = KEYS.map((key) => `${SQL_OF[key]} AS ${key}`).join(', ');
+/** Where each key of the representation comes from: the snippet's column, or the joined owner's username. */
+const sqlOf = (name: string, field: FieldSpec) => (field.kind === 'owner' ? 'u.username' : `s.${columnName(name)}`);
+const SNIPPET_COLUMNS = SNIPPET_FIELDS.map(([name, field]) => `${sqlOf(name, field)} AS ${name}`).join(', ');
 /**
  * Snippets first, then each one's owner: the list is read in the order of the (created, id) index. With few users and
  * many snippets MariaDB's planner read users first and sorted every snippet in a temporary table for each page
@@ -24,11 +18,13 @@ const SNIPPET_COLUMNS = KEYS.map((key) => `${SQL_OF[key]} AS ${key}`).join(', ')
 const SNIPPET_JOIN = { sqlite: 'JOIN', mysql: 'STRAIGHT_JOIN' };
 const SNIPPET_FROM = () => `FROM snippets s ${SNIPPET_JOIN[isSqlite() ? 'sqlite' : 'mysql']} users u ON u.id = s.owner_id`;
 
-type SnippetRow = Omit<Snippet, 'linenos'> & { linenos: number | boolean };
+type SnippetRow = RawRow<Snippet>;
 
-/** The representation, keys in the spec's order. */
+/** The representation, keys in the spec's order; extra keys of the row (a model's `created`, `highlighted`…) are left out. */
 export function toSnippet(row: SnippetRow): Snippet {
-  return { id: row.id, owner: row.owner, title: row.title, code: row.code, linenos: Boolean(row.linenos), language: row.language, style: row.style };
+  const snippet: Record<string, unknown> = {};
+  for (const [name, field] of SNIPPET_FIELDS) snippet[name] = field.kind === 'boolean' ? Boolean(row[name]) : row[name];
+  return snippet as Snippet;
 }
 
 export async function snippetById(id: number): Promise<Snippet | undefined> {

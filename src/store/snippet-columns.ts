@@ -1,0 +1,25 @@
+// The snippet table's fields in SQL: the column each is read from, and the values the drivers return converted back.
+import { columnName } from '../models/columns';
+import { SNIPPET_TABLE } from '../schemas/snippet-table';
+import { fieldsOf, isStored } from '../schemas/table';
+
+/** Every field, in the representation's order. */
+export const SNIPPET_FIELDS = fieldsOf(SNIPPET_TABLE);
+
+/** The fields stored in the snippets row (the owner is the owner_id reference). */
+export const STORED_NAMES = SNIPPET_FIELDS.filter(([, field]) => isStored(field)).map(([name]) => name);
+
+/** `column AS name` where they differ, for raw SELECTs whose rows become model instances. */
+export const STORED_COLUMNS = STORED_NAMES.map((name) => (columnName(name) === name ? name : `${columnName(name)} AS ${name}`)).join(', ');
+
+const BOOLEANS = SNIPPET_FIELDS.filter(([, field]) => field.kind === 'boolean').map(([name]) => name);
+
+/** A raw row with SQLite's 0/1 (MySQL's TINYINT) for booleans. */
+export type RawRow<T> = { [K in keyof T]: T[K] extends boolean ? number | boolean : T[K] };
+
+/** The row's booleans as booleans: raw queries bypass the model's types. */
+export function withBooleans<T extends object>(row: RawRow<T>): T {
+  const converted: Record<string, unknown> = { ...row };
+  for (const name of BOOLEANS) if (name in converted) converted[name] = Boolean(converted[name]);
+  return converted as T;
+}
