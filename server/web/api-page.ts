@@ -1,13 +1,14 @@
 // The browsable API page: the request, the response (status, headers, linked JSON) and the forms the requester may use.
 import { STATUS_CODES } from 'node:http';
 import type { Request, Response } from 'express';
-import type { Snippet } from '../../src/schemas/snippet';
+import type { Snippet, SnippetFields } from '../../src/schemas/snippet';
 import { userIdsByUsername } from '../../src/store/users';
+import { parseBody } from '../http/body';
 import { urls, type Urls } from '../http/urls';
 import { html, type Html } from './html';
 import { jsonView, type LinkContext } from './json-view';
 import { layout } from './layout';
-import { deleteForm, snippetForm } from './snippet-form';
+import { deleteForm, snippetForm, submittedValues, type FieldErrors } from './snippet-form';
 
 const SHOWN_HEADERS = ['allow', 'content-type', 'vary', 'www-authenticate', 'retry-after', 'location'];
 
@@ -34,12 +35,27 @@ function extraLinks(reverse: Urls['reverse'], routeName: string | undefined, bod
  · <a id="raw-link" href="${reverse('snippet-raw', { id: body.id })}">Raw</a></p>`;
 }
 
-function forms(req: Request, res: Response, routeName: string | undefined, status: number, body: unknown): Html {
+/** A POST refused with a field map: what was sent and the messages, so the form shows them again (DRF keeps the input). */
+async function refusedInput(req: Request, status: number, body: unknown): Promise<{ values?: Partial<SnippetFields>; errors?: FieldErrors }> {
+  if (req.method !== 'POST' || status !== 400 || !isFieldErrors(body)) return {};
+  try {
+    return { values: submittedValues(await parseBody(req)), errors: body };
+  } catch {
+    return { errors: body }; // a body that cannot be read shows its messages over an empty form
+  }
+}
+
+function isFieldErrors(body: unknown): body is FieldErrors {
+  return !!body && typeof body === 'object' && !Array.isArray(body) && Object.values(body).every((v) => Array.isArray(v) && v.every((m) => typeof m === 'string'));
+}
+
+async function forms(req: Request, res: Response, routeName: string | undefined, status: number, body: unknown): Promise<Html> {
   const reverse = urls(req).reverse.bind(urls(req));
   const user = req.requester?.user;
   if (!user) return html``;
   if (routeName === 'snippet-list') {
-    return html`<section class="forms"><h2>Create a snippet</h2>${snippetForm(res, { method: 'POST', action: reverse('snippet-list') })}</section>`;
+    const form = snippetForm(res, { method: 'POST', action: reverse('snippet-list'), ...(await refusedInput(req, status, body)) });
+    return html`<section class="forms"><h2>Create a snippet</h2>${form}</section>`;
   }
   if (routeName === 'snippet-detail' && status === 200 && isSnippet(body) && body.owner === user.username) {
     const action = reverse('snippet-detail', { id: body.id });
@@ -71,6 +87,6 @@ ${extraLinks(reverse, routeName, body)}
 <div class="request"><b>${req.method}</b> ${req.originalUrl}</div>
 <div class="response" id="response"><pre class="headers"><b>HTTP ${status} ${STATUS_CODES[status] ?? ''}</b>
 ${headers}</pre><pre class="json">${jsonView(body, ctx)}</pre></div>
-${forms(req, res, routeName, status, body)}`;
+${await forms(req, res, routeName, status, body)}`;
   return layout(req, res, viewName, content);
 }

@@ -41,12 +41,36 @@ function input(formId: string, name: string, field: WritableSpec, value: unknown
   }
 }
 
-export function snippetForm(res: Response, opts: { method: 'POST' | 'PUT'; action: string; values?: Partial<Values> }): Html {
+/** A 400's field map: the messages of each field, `non_field_errors` for the body as a whole (DRF's shape). */
+export type FieldErrors = Record<string, string[]>;
+
+/** Messages as DRF's forms show them: a list under the field (or above the fields, for the body as a whole). */
+function errorList(messages: readonly string[] | undefined, extraClass = ''): Html {
+  return messages?.length ? html`<ul class="errorlist${extraClass}">${messages.map((m) => html`<li>${m}</li>`)}</ul>` : html``;
+}
+
+/** The values a form sent, as its inputs show them again: a box is checked when the last `linenos` sent was true. */
+export function submittedValues(body: Record<string, unknown>): Partial<Values> {
+  const values: Record<string, unknown> = {};
+  for (const [name, field] of FIELDS) {
+    const sent = Array.isArray(body[name]) ? (body[name] as unknown[]).at(-1) : body[name];
+    if (sent === undefined) continue;
+    values[name] = field.kind === 'boolean' ? sent === true || sent === 'true' || sent === 'on' : String(sent);
+  }
+  return values as Partial<Values>;
+}
+
+export function snippetForm(res: Response, opts: { method: 'POST' | 'PUT'; action: string; values?: Partial<Values>; errors?: FieldErrors }): Html {
   const values: Record<string, unknown> = { ...DEFAULTS, ...opts.values };
+  const errors = opts.errors ?? {};
+  const fieldNames = new Set<string>(FIELDS.map(([name]) => name));
+  // Messages for no field of the form (the body as a whole, or a field the form does not show) go above the fields.
+  const general = Object.entries(errors).flatMap(([name, messages]) => (fieldNames.has(name) ? [] : messages));
   const id = opts.method === 'POST' ? 'create-form' : 'edit-form';
   return html`<form id="${id}" class="api-form" method="post" action="${opts.action}" data-method="${opts.method}">
 <input type="hidden" name="csrfmiddlewaretoken" value="${res.locals.csrfToken}">
-${FIELDS.map(([name, field]) => html`<div class="field" data-field="${name}">${input(id, name, field, values[name])}</div>
+${errorList(general, ' nonfield')}
+${FIELDS.map(([name, field]) => html`<div class="field" data-field="${name}">${input(id, name, field, values[name])}${errorList(errors[name])}</div>
 `)}<div class="actions"><button type="submit">${opts.method}</button></div>
 <pre class="form-errors" hidden></pre>
 </form>`;

@@ -7,6 +7,9 @@ import { api, basic } from '../support/http';
 
 const NOT_BLANK = 'This field may not be blank.';
 
+/** Chromium reports every 4xx answer on the console; the 400 is the one these tests ask for. */
+const withoutThe400 = (problems: string[]) => problems.filter((p) => !/status of 400/.test(p));
+
 describe('the browsable API forms on a 400 in Chromium', function () {
   this.timeout(90000);
   let h: Harness;
@@ -47,7 +50,7 @@ describe('the browsable API forms on a 400 in Chromium', function () {
     expect(await page.locator('#create-form [data-field=code] .errorlist li').allTextContents()).to.deep.equal([NOT_BLANK]);
     expect(await page.locator('#create-form [data-field=title] .errorlist li').count()).to.equal(0);
     expect((await api().get('/snippets/').expect(200)).body).to.deep.equal([]);
-    expect(problems).to.deep.equal([]);
+    expect(withoutThe400(problems)).to.deep.equal([]);
     await page.close();
   });
 
@@ -71,7 +74,7 @@ describe('the browsable API forms on a 400 in Chromium', function () {
     await Promise.all([page.waitForEvent('load'), page.click('#edit-form button[type=submit]')]);
     expect((await api().get(`/snippets/${id}/`).expect(200)).body).to.include({ title: 'after', code: 'x = 2' });
     expect(await page.locator('#edit-form .errorlist li').count()).to.equal(0);
-    expect(problems).to.deep.equal([]);
+    expect(withoutThe400(problems)).to.deep.equal([]);
     await page.close();
   });
 });

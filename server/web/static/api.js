@@ -25,6 +25,36 @@ document.addEventListener('DOMContentLoaded', function () {
     return match ? decodeURIComponent(match[1]) : data.get('csrfmiddlewaretoken') || '';
   }
 
+  function clearErrors(form, errors) {
+    form.querySelectorAll('.errorlist').forEach(function (list) { list.remove(); });
+    errors.hidden = true;
+    errors.textContent = '';
+  }
+
+  // A 400's field map, as the server renders it for a form POST: each message under its field, the rest above them.
+  function showFieldErrors(form, text) {
+    var map;
+    try { map = JSON.parse(text); } catch { return false; }
+    if (!map || typeof map !== 'object' || Array.isArray(map)) return false;
+    Object.keys(map).forEach(function (name) {
+      var messages = Array.isArray(map[name]) ? map[name] : [String(map[name])];
+      var list = document.createElement('ul');
+      list.className = 'errorlist';
+      messages.forEach(function (message) {
+        var item = document.createElement('li');
+        item.textContent = String(message);
+        list.appendChild(item);
+      });
+      var field = Array.prototype.find.call(form.querySelectorAll('[data-field]'), function (f) { return f.getAttribute('data-field') === name; });
+      if (field) field.appendChild(list);
+      else {
+        list.className = 'errorlist nonfield';
+        form.insertBefore(list, form.querySelector('.field'));
+      }
+    });
+    return true;
+  }
+
   document.querySelectorAll('form.api-form[data-method="PUT"], form.api-form[data-method="DELETE"]').forEach(function (form) {
     form.addEventListener('submit', function (event) {
       event.preventDefault();
@@ -35,6 +65,7 @@ document.addEventListener('DOMContentLoaded', function () {
       var token = csrfToken(data);
       data.delete('csrfmiddlewaretoken');
       var errors = form.querySelector('.form-errors');
+      clearErrors(form, errors);
       fetch(form.getAttribute('action'), {
         method: method,
         credentials: 'same-origin',
@@ -47,6 +78,7 @@ document.addEventListener('DOMContentLoaded', function () {
           return;
         }
         return response.text().then(function (text) {
+          if (response.status === 400 && showFieldErrors(form, text)) return;
           errors.textContent = 'HTTP ' + response.status + '\n' + text;
           errors.hidden = false;
         });
