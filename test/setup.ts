@@ -6,7 +6,7 @@ import { testConfig } from './support/config';
 
 export const mochaHooks = {
   async beforeAll(this: Mocha.Context) {
-    this.timeout(120000);
+    this.timeout(600_000);
     openDatabase(testConfig());
     await migrate();
   },

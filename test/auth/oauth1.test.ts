@@ -263,7 +263,7 @@ describe('OAuth 1.0a authentication', () => {
 });
 
 describe('snippets CLI: createconsumer and createoauth1token', function () {
-  this.timeout(90000);
+  this.timeout(600_000);
   let env: NodeJS.ProcessEnv;
 
   function cli(...args: string[]) {

@@ -169,7 +169,7 @@ describe('session CSRF with the csrftoken cookie', () => {
 
   describe('no session row before a login', () => {
     it('1,000 anonymous login-page views leave the sessions table as it was, and set no sessionid', async function () {
-      this.timeout(120000);
+      this.timeout(600_000);
       await login(); // one real session, which must stay the only one
       const before = await sessionCount();
       expect(before).to.equal(1);

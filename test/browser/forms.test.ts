@@ -11,7 +11,7 @@ const NOT_BLANK = 'This field may not be blank.';
 const withoutThe400 = (problems: string[]) => problems.filter((p) => !/status of 400/.test(p));
 
 describe('the browsable API forms on a 400 in Chromium', function () {
-  this.timeout(90000);
+  this.timeout(600_000);
   let h: Harness;
 
   before(async () => {

@@ -8,7 +8,7 @@ const HOSTILE_TITLE = '"><script>alert("title")</script><img src=x onerror=alert
 const HOSTILE_CODE = '</pre><script>alert("code")</script>\n<img src=x onerror="alert(2)">\n<svg onload=alert(3)>';
 
 describe('pages in Chromium', function () {
-  this.timeout(60000);
+  this.timeout(600_000);
   let h: Harness;
   let id: number;
   let aliceId: number;

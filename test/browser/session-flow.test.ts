@@ -8,7 +8,7 @@ const HOSTILE_TITLE = '<script>alert("t")</script><img src=x onerror=alert(1)>';
 const HOSTILE_CODE = 'print("<script>alert(2)</script>")\n<img src=x onerror="alert(3)">';
 
 describe('the browsable API session flow in Chromium', function () {
-  this.timeout(90000);
+  this.timeout(600_000);
   let h: Harness;
 
   before(async () => {

@@ -11,7 +11,7 @@ import { makeUser, resetDatabase } from '../support/db';
 import { app } from '../support/http';
 
 describe('/docs in Chromium', function () {
-  this.timeout(60000);
+  this.timeout(600_000);
   let server: http.Server;
   let browser: Browser;
   let base: string;

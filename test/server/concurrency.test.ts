@@ -8,7 +8,7 @@ import { runCli, serviceEnv, startService, stopService, type ServiceProcess } fr
 const THROTTLES = { THROTTLE_ANON: '1000000/second', THROTTLE_USER: '1000000/second', THROTTLE_LOGIN: '10/minute', TRUST_PROXY: 'true' };
 
 describe('the service under mixed load, every throttle on', function () {
-  this.timeout(120000);
+  this.timeout(600_000);
   let service: ServiceProcess | undefined;
   afterEach(async () => {
     if (service) await stopService(service);

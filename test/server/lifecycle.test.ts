@@ -6,7 +6,7 @@ import { runCli, serviceEnv, startService, stopService, type ServiceProcess } fr
 const basic = `Basic ${Buffer.from('alice:alicepass').toString('base64')}`;
 
 describe('the service process', function () {
-  this.timeout(90000);
+  this.timeout(600_000);
   let service: ServiceProcess | undefined;
   afterEach(async () => {
     if (service) await stopService(service);
@@ -85,7 +85,7 @@ describe('the service process', function () {
     service = await startService(serviceEnv({ WEB_CONCURRENCY: '2' }));
     const seen = new Set<string>();
     // The primary hands new connections to the workers in turn; the second may still be starting.
-    for (const deadline = Date.now() + 20000; seen.size < 2 && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 300_000; seen.size < 2 && Date.now() < deadline; ) {
       const res = await fetch(`${service.base}/healthz`, { headers: { Connection: 'close' } });
       seen.add(String(((await res.json()) as { worker: number }).worker));
     }

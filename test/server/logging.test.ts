@@ -4,7 +4,7 @@ import { csrfFrom } from '../support/pages';
 import { runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
 
 describe('the service log', function () {
-  this.timeout(90000);
+  this.timeout(600_000);
   let service: ServiceProcess | undefined;
   after(async () => service && stopService(service));
 

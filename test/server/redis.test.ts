@@ -7,7 +7,7 @@ import { cookies, createWithSession, loginThroughForm } from '../support/pages';
 import { runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
 
 describe('sessions and throttle counters in Redis (REDIS_URL)', function () {
-  this.timeout(90000);
+  this.timeout(600_000);
   let one: ServiceProcess | undefined;
   let two: ServiceProcess | undefined;
   // The tests' own Redis database (CI: /15): emptied before each test.
@@ -66,7 +66,7 @@ describe('sessions and throttle counters in Redis (REDIS_URL)', function () {
 });
 
 describe('Redis unreachable (REDIS_URL of a closed port)', function () {
-  this.timeout(90000);
+  this.timeout(600_000);
   let service: ServiceProcess | undefined;
   afterEach(async () => {
     if (service) await stopService(service);

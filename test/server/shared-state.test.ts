@@ -7,7 +7,7 @@ import { createWithSession, loginThroughForm } from '../support/pages';
 import { runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
 
 describe('two service processes on one database', function () {
-  this.timeout(90000);
+  this.timeout(600_000);
   let one: ServiceProcess | undefined;
   let two: ServiceProcess | undefined;
   // With REDIS_URL set (CI's MariaDB pass) the processes inherit it: sessions and counters are in Redis, emptied first.

@@ -77,7 +77,8 @@ async function startOnce(env: NodeJS.ProcessEnv, opts: { capture?: boolean }, po
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30000;
+  // A bound for a start that hangs, not a measure: a loaded machine may take long, and that is no failure.
+  const deadline = Date.now() + 300_000;
   for (;;) {
     try {
       if ((await fetch(`${base}/readyz`)).ok) break;
@@ -97,6 +98,6 @@ async function startOnce(env: NodeJS.ProcessEnv, opts: { capture?: boolean }, po
 
 export async function stopService(s: ServiceProcess): Promise<void> {
   if (s.child.exitCode === null) s.child.kill('SIGTERM');
-  await Promise.race([s.exited, new Promise((r) => setTimeout(r, 10000))]);
+  await Promise.race([s.exited, new Promise((r) => setTimeout(r, 60_000))]);
   if (s.child.exitCode === null) s.child.kill('SIGKILL');
 }

@@ -18,7 +18,7 @@ function sql(file: string, query: string): Promise<Record<string, unknown>[]> {
 }
 
 describe('snippets CLI', function () {
-  this.timeout(60000);
+  this.timeout(600_000);
   let dir: string;
   let env: NodeJS.ProcessEnv;
 

@@ -15,7 +15,7 @@ const SLOW = [
 const SLOWEST_JAVA = `int ${'a'.repeat(100000 - 4)}`;
 
 describe('highlighting deadline', function () {
-  this.timeout(120000);
+  this.timeout(600_000);
   const TIMEOUT = 2000;
   before(() => configureHighlighter({ timeoutMs: TIMEOUT }));
   after(() => closeHighlighter());

@@ -29,7 +29,7 @@ function pragmas(env: NodeJS.ProcessEnv): Record<string, unknown> {
 }
 
 describe('migrate() on a SQLite file', function () {
-  this.timeout(30000);
+  this.timeout(600_000);
 
   it('sets WAL, a busy timeout, foreign keys and synchronous=NORMAL by default', () => {
     expect(pragmas(serviceEnv())).to.deep.equal({ journal_mode: 'wal', busy_timeout: 5000, synchronous: 1, foreign_keys: 1 });
