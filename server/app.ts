@@ -2,6 +2,7 @@
 import express, { type Express } from 'express';
 import type { Config } from '../src/config';
 import { createLogger, type Logger } from '../src/log';
+import { accessLog } from './access-log';
 import { authenticationChain } from './auth/chain';
 import { buildSchemes } from './auth/schemes';
 import { loginRoutes } from './auth/login';
@@ -25,6 +26,7 @@ export function createApp(config: Config, log: Logger = createLogger(config.LOG_
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
+  app.use(accessLog(log, config));
   app.use(securityHeaders);
   // Probes answer before authentication and throttling: a load balancer sends no credentials.
   app.use(healthRoutes());
@@ -47,6 +49,6 @@ export function createApp(config: Config, log: Logger = createLogger(config.LOG_
   app.use(snippetViews());
   app.use(openapiRouter(config));
   app.use(notFoundHandler);
-  app.use(errorHandler((msg, err) => log.error(msg, err)));
+  app.use(errorHandler());
   return app;
 }

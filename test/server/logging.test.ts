@@ -8,6 +8,7 @@ import { makeUser, resetDatabase } from '../support/db';
 import { csrfFrom } from '../support/pages';
 import { runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
 import { suiteLogRecords } from '../support/log';
+import { createLogger } from '../../src/log';
 
 type LogRecord = Record<string, unknown> & { level: string; msg: string };
 
@@ -97,7 +98,7 @@ describe('the service log', function () {
     const failed = await fetch(`${service.base}/snippets/`);
     expect(failed.status).to.equal(500);
     expect(await failed.text()).not.to.match(/snippets_gone|SQLITE|at /);
-    await fetch(`${service.base}/snippets/999/`); // a 404, at info: not logged
+    expect((await fetch(`${service.base}/nowhere/`)).status).to.equal(404); // at info: not logged
 
     await stopService(service);
     const all = records(service);
@@ -106,7 +107,20 @@ describe('the service log', function () {
     expect(error).to.include({ level: 'error', reqId: failed.headers.get('x-request-id'), method: 'GET', path: '/snippets/', status: 500 });
     const err = error!.err as { type: string; message: string; stack: string };
     expect(err.message).to.match(/no such table/);
-    expect(err.stack).to.match(/\n\s+at /); // the stack, inside one JSON string
+    // node-sqlite3 makes its errors in native code: their stack is the message line alone.
+    expect(err.stack).to.include('no such table');
+  });
+
+  it('an error with a many-line stack is one JSON line, the stack inside it', () => {
+    const lines: string[] = [];
+    const log = createLogger('info', { write: (line: string) => void lines.push(line) });
+    const err = new Error('boom');
+    log.error({ err }, 'unhandled error');
+    expect(lines).to.have.length(1);
+    expect(lines[0]!.trimEnd().split('\n')).to.have.length(1);
+    const record = JSON.parse(lines[0]!) as { level: string; err: { stack: string } };
+    expect(record.level).to.equal('error');
+    expect(record.err.stack).to.equal(err.stack).and.match(/\n\s+at /);
   });
 
   it('on a terminal: pretty lines, not JSON', async function () {
