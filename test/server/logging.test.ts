@@ -123,6 +123,15 @@ describe('the service log', function () {
     expect(record.err.stack).to.equal(err.stack).and.match(/\n\s+at /);
   });
 
+  it('redacts headers and fields that hold credentials, should a caller ever log them', () => {
+    const lines: string[] = [];
+    const log = createLogger('info', { write: (line: string) => void lines.push(line) });
+    const headers = { authorization: 'Basic S3cretA', cookie: 'sessionid=S3cretB', 'x-csrftoken': 'S3cretC' };
+    log.info({ req: { headers }, res: { headers: { 'set-cookie': 'sessionid=S3cretD' } }, password: 'S3cretE', body: { client_secret: 'S3cretF', refresh_token: 'S3cretG', token: 'S3cretH' } }, 'careless');
+    expect(lines[0]).not.to.include('S3cret');
+    expect(lines[0]).to.include('[Redacted]');
+  });
+
   it('on a terminal: pretty lines, not JSON', async function () {
     const env = serviceEnv({ LOG_LEVEL: 'info', PORT: '0' });
     // script(1) gives the service a pseudo-terminal for its stdout; it stops at once (SIGTERM to itself).

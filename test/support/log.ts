@@ -18,15 +18,18 @@ const MIN_LENGTH = 6;
 /** Body, query and JSON answer fields that hold a credential: password, token, access_token, refresh_token, client_secret, csrfmiddlewaretoken… */
 const SECRET_FIELD = /pass|token|secret|csrf|signature/i;
 
-function note(value: unknown): void {
-  if (typeof value !== 'string' || value.length < MIN_LENGTH) return;
-  credentials.add(value);
+/** The value as it is and URI-decoded (a value that does not decode, a forged cookie say, as it is). */
+function decoded(value: string): string {
   try {
-    const decoded = decodeURIComponent(value);
-    if (decoded.length >= MIN_LENGTH) credentials.add(decoded);
+    return decodeURIComponent(value);
   } catch {
-    // not URI-encoded
+    return value;
   }
+}
+
+function note(value: unknown): void {
+  if (typeof value !== 'string') return;
+  for (const v of [value, decoded(value)]) if (v.length >= MIN_LENGTH) credentials.add(v);
 }
 
 function noteFields(fields: unknown): void {
@@ -37,7 +40,7 @@ function noteFields(fields: unknown): void {
 /** A cookie's value, and for a signed session cookie (`s:<id>.<signature>`) the session id alone. */
 function noteCookie(value: string): void {
   note(value);
-  const signed = /^s:([^.]+)\./.exec(decodeURIComponent(value));
+  const signed = /^s:([^.]+)\./.exec(decoded(value));
   if (signed) note(signed[1]);
 }
 
