@@ -7,9 +7,8 @@ export type { Logger } from 'pino';
 
 /**
  * Defense in depth: no caller logs a request's headers or body, but if one ever does, these never reach the log.
- * pino's paths name keys, not parts of keys: `*.x` is a key x one level down.
+ * Named paths only, and few: every path is looked up in every record and every child's bindings (README "Logs").
  */
-const SECRET_KEYS = ['password', 'token', 'secret', 'access_token', 'refresh_token', 'client_secret', 'csrfmiddlewaretoken', 'key', 'authorization', 'cookie'];
 export const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
@@ -17,8 +16,10 @@ export const REDACTED_PATHS = [
   'res.headers["set-cookie"]',
   'headers.authorization',
   'headers.cookie',
-  ...SECRET_KEYS,
-  ...SECRET_KEYS.map((key) => `*.${key}`),
+  ...['password', 'token', 'access_token', 'refresh_token', 'client_secret', 'csrfmiddlewaretoken'].flatMap((key) => [key, `body.${key}`]),
+  'config.SECRET_KEY',
+  'config.DATABASE_URL',
+  'config.REDIS_URL',
 ];
 
 /** `destination` is for tests (an in-memory log); the process writes to stdout. */
