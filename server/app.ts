@@ -2,6 +2,7 @@
 import express, { type Express } from 'express';
 import type { Config } from '../src/config';
 import { createLogger, type Logger } from '../src/log';
+import { accessLog } from './access-log';
 import { authenticationChain } from './auth/chain';
 import { buildSchemes } from './auth/schemes';
 import { oauth2Routes } from './auth/oauth2/routes';
@@ -30,6 +31,7 @@ export function createApp(config: Config, log: Logger = createLogger(config.LOG_
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
+  app.use(accessLog(log, config));
   // The app's own route-name registry; the REST routes come from the procedures' .meta.
   const urls = (app.locals.urls = new Urls());
   const routes = routesOf(appRouter);
@@ -60,6 +62,6 @@ export function createApp(config: Config, log: Logger = createLogger(config.LOG_
   app.use(snippetViews(urls));
   app.use(openapiRouter(config));
   app.use(notFoundHandler);
-  app.use(errorHandler((msg, err) => log.error(msg, err)));
+  app.use(errorHandler());
   return app;
 }

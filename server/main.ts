@@ -8,6 +8,11 @@ import { serve } from './serve';
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.LOG_LEVEL);
+  // A crash is one record with its stack, as every error is, then the exit Node would have made.
+  process.on('uncaughtException', (err) => {
+    log.fatal({ err }, 'uncaught exception; exiting');
+    process.exit(1);
+  });
   if (config.WEB_CONCURRENCY > 1 && cluster.isPrimary) await runPrimary(config, log);
   else await serve(config, log);
 }

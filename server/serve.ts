@@ -12,7 +12,7 @@ import { closeRedis } from '../src/store/redis';
 export async function serve(config: Config, log: Logger): Promise<Server> {
   openDatabase(config);
   const applied = await migrate();
-  if (applied.length) log.info(`applied migrations: ${applied.join(', ')}`);
+  if (applied.length) log.info({ migrations: applied }, 'applied migrations');
   configureHighlighter({ workers: config.HIGHLIGHT_WORKERS, timeoutMs: config.HIGHLIGHT_TIMEOUT_MS });
   const app = createApp(config, log);
   const server = app.listen(config.PORT, config.HOST);
@@ -26,7 +26,7 @@ export async function serve(config: Config, log: Logger): Promise<Server> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info(`${signal}: finishing requests in flight`);
+    log.info({ signal }, 'finishing requests in flight');
     // close() stops accepting and waits for open requests; idle keep-alive sockets are closed at once.
     server.close(async () => {
       // A request whose client hung up no longer holds a connection, but its procedure may still be saving.

@@ -19,7 +19,7 @@ export function redisClient(config: Pick<Config, 'REDIS_URL' | 'LOG_LEVEL'>): Re
   // Without a listener an 'error' event would end the process; one line per outage, not one per retry.
   let down = false;
   client.on('error', (err: unknown) => {
-    if (!down) log.warn(`redis: ${err instanceof Error ? err.message || err.name : String(err)}; retrying`);
+    if (!down) log.warn({ err }, 'redis is not answering; retrying');
     down = true;
   });
   client.on('ready', () => {

@@ -1,7 +1,7 @@
 // OAuth 1.0a: requests signed by an independent library (oauth-1.0a) against the app on a real port, and the CLI that makes credentials.
 import { spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -32,7 +32,7 @@ function sign(method: string, url: string, creds: Creds, opts: { data?: Record<s
 /** The app for a configuration, listening on an ephemeral port of 127.0.0.1: signatures need the URL the server sees. */
 function listen(overrides: Record<string, string>): Promise<{ server: Server; base: string }> {
   return new Promise((resolve) => {
-    const server = app(overrides).listen(0, '127.0.0.1', () => resolve({ server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
+    const server = createServer(app(overrides)).listen(0, '127.0.0.1', () => resolve({ server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
   });
 }
 

@@ -1,17 +1,18 @@
 // supertest against createApp(): an app per configuration, and Basic credentials for the test users.
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 import supertest from 'supertest';
 import { createApp } from '../../server/app';
 import { testConfig } from './config';
 import { PASSWORDS } from './db';
+import { noting, suiteLogger } from './log';
 
-const apps = new Map<string, Express>();
+const apps = new Map<string, RequestListener>();
 
-/** The app for a configuration (cached: building one is not free). */
-export function app(overrides: Record<string, string> = {}): Express {
+/** The app for a configuration (cached: building one is not free), logging into the suite's log (support/log.ts). */
+export function app(overrides: Record<string, string> = {}): RequestListener {
   const key = JSON.stringify(overrides);
   let built = apps.get(key);
-  if (!built) apps.set(key, (built = createApp(testConfig(overrides))));
+  if (!built) apps.set(key, (built = noting(createApp(testConfig(overrides), suiteLogger))));
   return built;
 }
 

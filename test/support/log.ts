@@ -1,0 +1,101 @@
+// The suite's log: every app the tests build logs at debug into memory, and every credential that crosses the wire
+// (sent by a test or handed out by the app) is noted, so a root hook can prove none of them was ever logged.
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { createLogger } from '../../src/log';
+
+const lines: string[] = [];
+const credentials = new Set<string>();
+
+/** The logger given to every app of the suite: debug level, into `lines`. */
+export const suiteLogger = createLogger('debug', { write: (line: string) => void lines.push(line) });
+
+export function suiteLogRecords(): (Record<string, unknown> & { level: string; msg: string })[] {
+  return lines.map((line) => JSON.parse(line) as Record<string, unknown> & { level: string; msg: string });
+}
+
+/** Shorter values (a test's "x" or "wrong") would match unrelated text; none of the suite's credentials is that short. */
+const MIN_LENGTH = 6;
+/** Body, query and JSON answer fields that hold a credential: password, token, access_token, refresh_token, client_secret, csrfmiddlewaretoken… */
+const SECRET_FIELD = /pass|token|secret|csrf|signature/i;
+
+/** The value as it is and URI-decoded (a value that does not decode, a forged cookie say, as it is). */
+function decoded(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+function note(value: unknown): void {
+  if (typeof value !== 'string') return;
+  for (const v of [value, decoded(value)]) if (v.length >= MIN_LENGTH) credentials.add(v);
+}
+
+function noteFields(fields: unknown): void {
+  if (!fields || typeof fields !== 'object') return;
+  for (const [key, value] of Object.entries(fields)) if (SECRET_FIELD.test(key)) note(value);
+}
+
+/** A cookie's value, and for a signed session cookie (`s:<id>.<signature>`) the session id alone. */
+function noteCookie(value: string): void {
+  note(value);
+  const signed = /^s:([^.]+)\./.exec(decoded(value));
+  if (signed) note(signed[1]);
+}
+
+function noteAuthorization(header: string): void {
+  note(header);
+  const [scheme = '', ...rest] = header.split(' ');
+  const credential = rest.join(' ');
+  note(credential);
+  if (scheme.toLowerCase() === 'basic') {
+    const decoded = Buffer.from(credential, 'base64').toString('utf8');
+    note(decoded);
+    note(decoded.slice(decoded.indexOf(':') + 1));
+  }
+  // OAuth 1.0a: the signature and the token travel as quoted parameters.
+  for (const [, key, value] of credential.matchAll(/(\w+)="([^"]*)"/g)) if (SECRET_FIELD.test(key!)) note(value);
+}
+
+function noteRequest(req: IncomingMessage): void {
+  const { authorization, cookie } = req.headers;
+  if (authorization) noteAuthorization(authorization);
+  for (const pair of cookie?.split(';') ?? []) noteCookie(pair.slice(pair.indexOf('=') + 1).trim());
+  note(req.headers['x-csrftoken']);
+  noteFields(Object.fromEntries(new URL(req.url ?? '/', 'http://x').searchParams));
+}
+
+/** What the app parsed (a form's password, a grant's refresh_token) and what it handed out (cookies, tokens in a JSON answer). */
+function noteResponse(req: IncomingMessage & { body?: unknown }, res: ServerResponse, body: string): void {
+  noteFields(req.body);
+  for (const line of [res.getHeader('set-cookie') ?? []].flat()) noteCookie(String(line).split(';')[0]!.split('=').slice(1).join('='));
+  if (/json/.test(String(res.getHeader('content-type'))) && SECRET_FIELD.test(body)) {
+    try {
+      noteFields(JSON.parse(body));
+    } catch {
+      // not a JSON object
+    }
+  }
+}
+
+/** The app, with every credential of every request and answer noted on the way. */
+export function noting(app: RequestListener): RequestListener {
+  return (req, res) => {
+    noteRequest(req);
+    const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+    res.end = ((...args: unknown[]) => {
+      const [chunk] = args;
+      noteResponse(req, res, typeof chunk === 'string' || Buffer.isBuffer(chunk) ? chunk.toString() : '');
+      return end(...args);
+    }) as ServerResponse['end'];
+    app(req, res);
+  };
+}
+
+/** The credentials noted so far that appear in the suite's log, as they are or as JSON escapes them. */
+export function leakedCredentials(): { credentials: number; records: number; leaked: string[] } {
+  const text = lines.join('');
+  const leaked = [...credentials].filter((c) => text.includes(c) || text.includes(JSON.stringify(c).slice(1, -1)));
+  return { credentials: credentials.size, records: lines.length, leaked };
+}
