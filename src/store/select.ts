@@ -16,11 +16,18 @@ export async function lookup<T extends object>(sql: string, params: readonly unk
 
 async function run<T extends object>(sql: string, params: readonly unknown[], urgent: boolean): Promise<T[]> {
   if (isSqlite()) {
-    return withReader((db) => {
+    return withReader(async (db) => {
       let cache = sqliteStatements.get(db);
       if (!cache) sqliteStatements.set(db, (cache = new Map()));
       let stmt = cache.get(sql);
-      if (!stmt) cache.set(sql, (stmt = db.prepare(sql)));
+      if (!stmt) {
+        // With a callback a failed prepare is an error here, not an 'error' event that would end the process; only a
+        // prepared statement is kept.
+        stmt = await new Promise<Statement>((resolve, reject) => {
+          const prepared: Statement = db.prepare(sql, (err: Error | null) => (err ? reject(err) : resolve(prepared)));
+        });
+        cache.set(sql, stmt);
+      }
       const prepared = stmt;
       return new Promise<T[]>((resolve, reject) => prepared.all(params, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows))));
     }, urgent);
