@@ -22,7 +22,8 @@ function requestId(trustProxy: boolean) {
 
 /** The path alone: a query string may carry an access_token (Bearer allows it), so it is never logged. */
 const pathOf = (req: IncomingMessage) => {
-  const url = req.url ?? '/';
+  // originalUrl: a mounted router (/trpc) strips its mount point from req.url while it answers.
+  const url = (req as Partial<Request>).originalUrl ?? req.url ?? '/';
   const q = url.indexOf('?');
   return q === -1 ? url : url.slice(0, q);
 };

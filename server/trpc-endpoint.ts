@@ -17,6 +17,10 @@ export function trpcEndpoint(challenge: string | undefined): Router {
         router: appRouter,
         createContext: ({ req }) => requestContext(req),
         maxBodySize: 1536 * 1024,
+        // A fault (not a refusal) is handed to the access log, whose record of the request then carries its stack.
+        onError: ({ error, req }) => {
+          if (error.code === 'INTERNAL_SERVER_ERROR' && req.res) req.res.err = error.cause ?? error;
+        },
         responseMeta: ({ errors }) => {
           if (!errors.some((e) => e.code === 'UNAUTHORIZED')) return {};
           return challenge ? { headers: { 'WWW-Authenticate': challenge } } : { status: 403 };

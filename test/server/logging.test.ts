@@ -59,7 +59,7 @@ describe('the service log', function () {
     const cookie = form.headers.getSetCookie()[0]!.split(';')[0]!;
     const csrf = csrfFrom(await form.text());
     const login = await post('/api-auth/login/', { Cookie: cookie }, new URLSearchParams({ username: 'alice', password: 'S3cret-alice-pass', csrfmiddlewaretoken: csrf }).toString(), 'application/x-www-form-urlencoded');
-    const session = login.headers.getSetCookie()[0]!.split(';')[0]!.split('=')[1]!;
+    const session = login.headers.getSetCookie().find((c) => c.startsWith('sessionid='))!.split(';')[0]!.split('=')[1]!;
     const bySession = await fetch(`${base}/snippets/`, { headers: { Cookie: `sessionid=${session}` } });
     const missing = await fetch(`${base}/snippets/999/`);
 
@@ -100,11 +100,20 @@ describe('the service log', function () {
     const failed = await fetch(`${service.base}/snippets/`);
     expect(failed.status).to.equal(500);
     expect(await failed.text()).not.to.match(/snippets_gone|SQLITE|at /);
+    // A statement prepared for the first time on the broken table fails as its request, not as the process.
+    expect((await fetch(`${service.base}/snippets/999/`)).status).to.equal(500);
+    const trpc = await fetch(`${service.base}/trpc/snippets.get?input=${encodeURIComponent('{"id":1}')}`);
+    expect(trpc.status).to.equal(500);
     expect((await fetch(`${service.base}/nowhere/`)).status).to.equal(404); // at info: not logged
 
     await stopService(service);
     const all = records(service);
-    expect(all).to.have.length(1);
+    expect(all.map((r) => [r.path, r.status, r.level])).to.deep.equal([
+      ['/snippets/', 500, 'error'],
+      ['/snippets/999/', 500, 'error'],
+      ['/trpc/snippets.get', 500, 'error'],
+    ]);
+    expect((all[2]!.err as { message: string }).message).to.match(/no such table/);
     const [error] = all;
     expect(error).to.include({ level: 'error', reqId: failed.headers.get('x-request-id'), method: 'GET', path: '/snippets/', status: 500 });
     const err = error!.err as { type: string; message: string; stack: string };
