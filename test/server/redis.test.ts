@@ -1,9 +1,10 @@
 // REDIS_URL: sessions and throttle counters in Redis, shared by two service processes; and Redis down is no crash.
+import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
 import { redisClient } from '../../src/store/redis';
 import { testConfig } from '../support/config';
 import { api } from '../support/http';
-import { cookies, createWithSession, loginThroughForm } from '../support/pages';
+import { createWithSession, loginThroughForm } from '../support/pages';
 import { runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
 
 describe('sessions and throttle counters in Redis (REDIS_URL)', function () {
@@ -37,7 +38,8 @@ describe('sessions and throttle counters in Redis (REDIS_URL)', function () {
     expect(pageUser).to.equal('alice');
     expect(created.status).to.equal(201);
     // Logging out on one process ends the session everywhere: the key is gone.
-    const logout = await fetch(`${two.base}/api-auth/logout/`, { redirect: 'manual', headers: { Cookie: cookie } });
+    const csrf = /(?:^|; )csrftoken=([^;]+)/.exec(cookie)![1]!;
+    const logout = await fetch(`${two.base}/api-auth/logout/`, { method: 'POST', redirect: 'manual', headers: { Cookie: cookie, 'X-CSRFToken': decodeURIComponent(csrf) } });
     expect(logout.status).to.equal(302);
     expect(await redis().keys('sess:*')).to.deep.equal([]);
   });
@@ -65,6 +67,9 @@ describe('sessions and throttle counters in Redis (REDIS_URL)', function () {
   });
 });
 
+/** A value signed as express-session signs its cookie (cookie-signature: HMAC-SHA256, base64 without padding). */
+const sign = (value: string, secret: string) => `${value}.${createHmac('sha256', secret).update(value).digest('base64').replace(/=+$/, '')}`;
+
 describe('Redis unreachable (REDIS_URL of a closed port)', function () {
   this.timeout(600_000);
   let service: ServiceProcess | undefined;
@@ -80,8 +85,9 @@ describe('Redis unreachable (REDIS_URL of a closed port)', function () {
     expect((await fetch(`${service.base}/users/`)).status).to.equal(200);
     expect((await fetch(`${service.base}/users/`)).status).to.equal(429);
     // A session cannot be read within the command timeout: 503, try again later (as for a database that is down).
-    const form = await fetch(`${service.base}/api-auth/login/`, { headers: { 'X-Forwarded-For': '192.0.2.1' } });
-    const again = await fetch(`${service.base}/api-auth/login/`, { headers: { 'X-Forwarded-For': '192.0.2.1', Cookie: cookies(form, new Map()) } });
+    // A session cookie as the service signs it (express-session's s:<id>.<signature>): only such a cookie is looked up.
+    const sessionid = encodeURIComponent(`s:${sign('some-session-id', env.SECRET_KEY!)}`);
+    const again = await fetch(`${service.base}/api-auth/login/`, { headers: { 'X-Forwarded-For': '192.0.2.1', Cookie: `sessionid=${sessionid}` } });
     expect(again.status).to.equal(503);
     expect(again.headers.get('retry-after')).to.equal('5');
     expect(await again.json()).to.deep.equal({ detail: 'Sessions are unavailable at the moment; try again shortly.' });
