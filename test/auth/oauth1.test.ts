@@ -303,20 +303,33 @@ describe('snippets CLI: createconsumer and createoauth1token', function () {
     }
   });
 
-  it('exit 1 with one line on an unknown user or consumer, a duplicate key, or a bad key or secret', () => {
+  it('exit 1 with one line on an unknown user or consumer or a duplicate key', () => {
     const cases: [string[], RegExp][] = [
       [['createoauth1token', 'nobody', '--consumer', 'my-app.key'], /^User "nobody" does not exist\.$/],
       [['createoauth1token', 'carol', '--consumer', 'nope'], /^Consumer "nope" does not exist\.$/],
-      [['createoauth1token', 'carol'], /^usage: snippets createoauth1token/],
       [['createconsumer', 'again', '--key', 'my-app.key'], /^A consumer with that key already exists: my-app\.key$/],
-      [['createconsumer', 'bad', '--key', 'has space'], /consumer key must be/],
-      [['createconsumer', 'bad', '--secret', 'short'], /consumer secret must be/],
     ];
     for (const [args, message] of cases) {
       const res = cli(...args);
       expect(res.code, args.join(' ')).to.equal(1);
       expect(res.stderr.trim().split('\n'), args.join(' ')).to.have.length(1);
       expect(res.stderr.trim()).to.match(message);
+    }
+  });
+
+  it('exit 2 with the reason and the usage on a wrong command line (no --consumer, a bad key or secret)', () => {
+    const cases: [string[], RegExp][] = [
+      [['createoauth1token', 'carol'], /^snippets createoauth1token: .*--consumer/],
+      [['createconsumer', 'bad', '--key', 'has space'], /^snippets createconsumer: --key must be/],
+      [['createconsumer', 'bad', '--secret', 'short'], /^snippets createconsumer: --secret must be/],
+    ];
+    for (const [args, message] of cases) {
+      const res = cli(...args);
+      expect(res.code, args.join(' ')).to.equal(2);
+      const lines = res.stderr.trim().split('\n');
+      expect(lines, args.join(' ')).to.have.length(2);
+      expect(lines[0]).to.match(message);
+      expect(lines[1]).to.match(new RegExp(`^usage: snippets ${args[0]} `));
     }
   });
 });
