@@ -20,7 +20,10 @@ export async function streamList(res: Response, pageAfter: (cursor?: string) => 
     let page = first;
     let leading = true;
     for (;;) {
-      if (!writeEach(res, page.items, leading)) await drainedOrClosed(res);
+      // Waits only while the socket itself is full. A corked batch makes write() answer false once the response has
+      // buffered a high-water mark, even when uncork() then hands all of it to a socket with room; no 'drain' follows
+      // that on Node 22, and waiting for one hung the list.
+      if (!writeEach(res, page.items, leading) && res.socket?.writableNeedDrain) await drainedOrClosed(res);
       if (res.destroyed) return; // the client went away: stop reading
       if (!page.next) break;
       leading = false;
@@ -45,15 +48,16 @@ function writeEach(res: Response, items: unknown[], leading: boolean): boolean {
   return ok;
 }
 
-/** Resolves when the socket can take more, or is gone; removes both listeners either way (a list has thousands of waits). */
+/** Resolves when the socket can take more, or is gone; removes its listeners either way (a list has thousands of waits). */
 function drainedOrClosed(res: Response): Promise<void> {
+  const socket = res.socket;
   return new Promise((resolve) => {
     const done = () => {
-      res.off('drain', done);
+      socket?.off('drain', done);
       res.off('close', done);
       resolve();
     };
-    res.on('drain', done);
+    socket?.on('drain', done);
     res.on('close', done);
   });
 }

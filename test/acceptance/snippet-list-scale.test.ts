@@ -112,6 +112,9 @@ describe('GET /snippets/ at scale', () => {
               const chunks: Buffer[] = [];
               res.on('data', (c: Buffer) => chunks.push(c));
               res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+              // A list cut short by the server is a failure here, not a wait for an end that never comes.
+              res.on('error', reject);
+              res.on('aborted', () => reject(new Error('the server cut the list short')));
               res.resume();
             }, 700);
           }).on('error', reject);
