@@ -10,7 +10,7 @@ describe('select', () => {
         (e: unknown) => e,
       );
       expect(err).to.be.instanceOf(Error);
-      expect(String((err as Error).message)).to.match(/no such table/);
+      expect(String((err as Error).message)).to.match(/no such table|doesn't exist/); // SQLite's words, MariaDB's
     }
   });
 });
