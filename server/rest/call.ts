@@ -1,12 +1,9 @@
 // Calls a routed procedure through tRPC's server-side caller, with the requester the authentication chain found.
 import type { Request } from 'express';
 import { TRPCError } from '@trpc/server';
-import { appRouter } from '../../src/routers';
-import { createCallerFactory } from '../../src/trpc';
-import { requestContext } from '../auth/context';
+import { callerFor } from '../auth/context';
 
-const createCaller = createCallerFactory(appRouter);
-type Caller = ReturnType<typeof createCaller>;
+type Caller = ReturnType<typeof callerFor>;
 
 export type Outcome = { ok: true; data: unknown } | { ok: false; error: TRPCError };
 
@@ -21,7 +18,7 @@ function procedureAt(caller: Caller, path: string): (input: unknown) => Promise<
 /** The procedure's result, or the TRPCError it ended with (validation, not found, forbidden…); anything else is thrown. */
 export async function callProcedure(req: Request, path: string, input: unknown): Promise<Outcome> {
   try {
-    return { ok: true, data: await procedureAt(createCaller(requestContext(req)), path)(input) };
+    return { ok: true, data: await procedureAt(callerFor(req), path)(input) };
   } catch (err) {
     if (err instanceof TRPCError) return { ok: false, error: err };
     throw err;

@@ -40,7 +40,7 @@ export function fieldErrors(issues: readonly Issue[]): Record<string, string[]> 
 }
 
 /** RFC 8288 Link to the next page, keeping the request's other query parameters. */
-export function nextLink(res: Response, cursor: string): string {
+function nextLink(res: Response, cursor: string): string {
   const { req } = res;
   const url = new URL(req.originalUrl, `${req.protocol}://${req.get('host')}`);
   url.searchParams.set('cursor', cursor);

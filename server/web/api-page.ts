@@ -49,8 +49,7 @@ function isFieldErrors(body: unknown): body is FieldErrors {
   return !!body && typeof body === 'object' && !Array.isArray(body) && Object.values(body).every((v) => Array.isArray(v) && v.every((m) => typeof m === 'string'));
 }
 
-async function forms(req: Request, res: Response, routeName: string | undefined, status: number, body: unknown): Promise<Html> {
-  const reverse = urls(req).reverse.bind(urls(req));
+async function forms(req: Request, res: Response, reverse: Urls['reverse'], routeName: string | undefined, status: number, body: unknown): Promise<Html> {
   const user = req.requester?.user;
   if (!user) return html``;
   if (routeName === 'snippet-list') {
@@ -87,6 +86,6 @@ ${extraLinks(reverse, routeName, body)}
 <div class="request"><b>${req.method}</b> ${req.originalUrl}</div>
 <div class="response" id="response"><pre class="headers"><b>HTTP ${status} ${STATUS_CODES[status] ?? ''}</b>
 ${headers}</pre><pre class="json">${jsonView(body, ctx)}</pre></div>
-${await forms(req, res, routeName, status, body)}`;
+${await forms(req, res, reverse, routeName, status, body)}`;
   return layout(req, res, viewName, content);
 }
