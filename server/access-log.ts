@@ -10,11 +10,14 @@ const FIT_ID = /^[A-Za-z0-9._:-]{1,200}$/;
 /** Load balancers poll these every few seconds: their records are debug, not info. */
 const PROBES = new Set(['/healthz', '/readyz']);
 
+/** Whether the connection's peer is a proxy TRUST_PROXY names (Express's compiled `trust proxy fn`, hop 0). */
+export type TrustsPeer = (req: IncomingMessage) => boolean;
+
 /** The incoming X-Request-Id when a trusted proxy sent a fit one, else a fresh UUID; set on the answer either way. */
-function requestId(trustProxy: boolean) {
+function requestId(trustsPeer: TrustsPeer) {
   return (req: IncomingMessage, res: ServerResponse): string => {
     const sent = req.headers['x-request-id'];
-    const id = trustProxy && typeof sent === 'string' && FIT_ID.test(sent) ? sent : randomUUID();
+    const id = typeof sent === 'string' && FIT_ID.test(sent) && trustsPeer(req) ? sent : randomUUID();
     res.setHeader('X-Request-Id', id);
     return id;
   };
@@ -57,10 +60,10 @@ function fields(req: IncomingMessage, res: ServerResponse, responseTime: number)
  * 5xx (and any error the error handler hands over in res.err) is error, with the error's stack in the same record;
  * 4xx is info, like 2xx/3xx (a client's mistake is not the operator's alarm); probes are debug.
  */
-export function accessLog(log: Logger, config: { TRUST_PROXY: boolean }): RequestHandler {
+export function accessLog(log: Logger, trustsPeer: TrustsPeer): RequestHandler {
   const http = pinoHttp({
     logger: log,
-    genReqId: requestId(config.TRUST_PROXY),
+    genReqId: requestId(trustsPeer),
     // Neither the request nor the response is serialized (that is where Authorization and Cookie live): only `fields`.
     quietReqLogger: true,
     quietResLogger: true,

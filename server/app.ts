@@ -31,7 +31,8 @@ export function createApp(config: Config, log: Logger = createLogger(config.LOG_
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
-  app.use(accessLog(log, config));
+  const trustProxy = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
+  app.use(accessLog(log, (req) => trustProxy(req.socket.remoteAddress ?? '', 0)));
   // The app's own route-name registry; the REST routes come from the procedures' .meta.
   const urls = (app.locals.urls = new Urls());
   const routes = routesOf(appRouter);

@@ -1,6 +1,7 @@
 // Configuration: the environment parsed once, typed, failing fast with the variable's name.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -13,9 +14,38 @@ const unsetIfEmpty = (v: unknown) => (v === '' ? undefined : v);
 const rateValue = z.string().regex(/^\d+\/(second|minute|hour|day)$/, 'expected N/second|minute|hour|day').optional();
 const rate = z.preprocess(unsetIfEmpty, rateValue);
 
-const boolish = z
-  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', ''])
-  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+/** Express's names for address ranges, accepted in a TRUST_PROXY list. */
+const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGES.has(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  if (bits === undefined) return true;
+  const maxBits = family === 4 ? 32 : 128;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= maxBits;
+}
+
+/**
+ * Which proxies' X-Forwarded-* headers are believed, in Express's own forms: a hop count (the number of proxies in
+ * front of the service; 0 or false: none) or a list of proxy addresses and subnets. `true` is refused: Express would
+ * then take the left-most X-Forwarded-For entry, which the client itself writes, and every guess could come from
+ * "a new address".
+ */
+const trustProxy = z.preprocess(unsetIfEmpty, z.string().optional()).transform((s, ctx): false | number | string[] => {
+  const value = (s ?? 'false').trim().toLowerCase();
+  if (['false', 'no', 'off', '0'].includes(value)) return false;
+  if (/^\d{1,3}$/.test(value)) return Number(value);
+  if (['true', 'yes', 'on'].includes(value)) {
+    ctx.addIssue({ code: 'custom', message: 'true would believe the client\'s own X-Forwarded-For; give the number of proxies in front (1 behind one proxy) or their addresses' });
+    return z.NEVER;
+  }
+  const entries = value.split(',').map((e) => e.trim()).filter(Boolean);
+  if (entries.length && entries.every(isProxyAddress)) return entries;
+  ctx.addIssue({ code: 'custom', message: 'expected false, a hop count, or proxy addresses/subnets (10.0.0.1, 10.0.0.0/8, loopback, ...) separated by commas' });
+  return z.NEVER;
+});
 
 /** A whole number in [min, max]; empty or unset gives the fallback. One message for every way it can be wrong. */
 function integer(min: number, max: number | undefined, fallback: number) {
@@ -92,7 +122,7 @@ const EnvSchema = z.object({
   THROTTLE_USER: rate,
   /** Unlike the two above, on by default: unset is 10/minute, and only an empty value turns it off. */
   THROTTLE_LOGIN: z.string().default('10/minute').transform(unsetIfEmpty).pipe(rateValue),
-  TRUST_PROXY: boolish.default(false),
+  TRUST_PROXY: trustProxy,
   HIGHLIGHT_TIMEOUT_MS: integer(1, undefined, 2000),
   HIGHLIGHT_WORKERS: integer(1, undefined, Math.max(1, os.availableParallelism())),
   // Read by the CLI's createuser and changepassword only, so a password need not appear in argv.

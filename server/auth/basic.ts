@@ -41,17 +41,19 @@ export function basicScheme(guard?: GuessingGuard): Scheme {
       const header = req.headers.authorization;
       if (!header || header.trim().split(/\s+/)[0]?.toLowerCase() !== 'basic') return null;
       const { username, password } = decodeCredentials(header); // malformed headers fail here with DRF's message
-      // A pair verified moments ago, its stored hash unchanged, is no guess and needs no new check: the hot path of
-      // Basic clients costs what Token costs. Every password check goes through the guard and passport-http.
-      const recent = await recentlyVerifiedUser(username, password);
-      if (recent) return { user: recent };
+      // Every password check is refused while its username, address or pair is locked, one a cache could answer
+      // included: otherwise a guesser would be let through a lock the moment the guess is right.
       const wait = guard ? await guard.passwordWait(req, username) : 0;
       if (wait) throw new Throttled(wait);
-      const user = await new Promise<AuthUser | false>((resolve, reject) => {
-        passport.authenticate('basic', { session: false }, (err: unknown, found: AuthUser | false) =>
-          err ? reject(err) : resolve(found),
-        )(req, res, reject);
-      });
+      // A pair verified moments ago, its stored hash unchanged, needs no new PBKDF2: the hot path of Basic clients
+      // costs what Token costs. Any other pair goes through passport-http.
+      const user =
+        (await recentlyVerifiedUser(username, password)) ??
+        (await new Promise<AuthUser | false>((resolve, reject) => {
+          passport.authenticate('basic', { session: false }, (err: unknown, found: AuthUser | false) =>
+            err ? reject(err) : resolve(found),
+          )(req, res, reject);
+        }));
       if (!user) {
         await guard?.passwordFailed(req, username);
         throw new AuthenticationFailed(INVALID);

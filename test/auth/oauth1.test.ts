@@ -242,7 +242,7 @@ describe('OAuth 1.0a authentication', () => {
     });
 
     it('with TRUST_PROXY the signed URL is the one the proxy received (X-Forwarded-Proto and -Host)', async () => {
-      const proxied = { AUTH_SCHEMES: 'oauth1', TRUST_PROXY: 'true' };
+      const proxied = { AUTH_SCHEMES: 'oauth1', TRUST_PROXY: '1' };
       const header = sign('POST', 'https://api.example.com/snippets/', alice);
       await api(proxied).post('/snippets/').set('X-Forwarded-Proto', 'https').set('X-Forwarded-Host', 'api.example.com').set('Authorization', header).send({ code: 'x' }).expect(201);
       const other = sign('POST', 'https://api.example.com/snippets/', alice);

@@ -84,7 +84,7 @@ describe('session CSRF with the csrftoken cookie', () => {
     });
 
     it('marks the cookie Secure over HTTPS (behind a trusted proxy)', async () => {
-      const res = await supertest(app({ TRUST_PROXY: 'true' })).get('/api-auth/login/').set('X-Forwarded-Proto', 'https').expect(200);
+      const res = await supertest(app({ TRUST_PROXY: '1' })).get('/api-auth/login/').set('X-Forwarded-Proto', 'https').expect(200);
       expect(setCookie(res, 'csrftoken')).to.match(/Secure/);
     });
   });

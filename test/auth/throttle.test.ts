@@ -37,19 +37,34 @@ describe('throttling', () => {
     expect((await api().get('/snippets/').expect(200)).body).to.have.length(1);
   });
 
-  it('TRUST_PROXY decides whether X-Forwarded-For names the address', async () => {
-    const trusted = { THROTTLE_ANON: '1/minute', TRUST_PROXY: 'true' };
-    await api(trusted).get('/users/').set('X-Forwarded-For', '203.0.113.1').expect(200);
-    await api(trusted).get('/users/').set('X-Forwarded-For', '203.0.113.2').expect(200);
-    expectThrottled(await api(trusted).get('/users/').set('X-Forwarded-For', '203.0.113.1'));
-    const untrusted = { THROTTLE_ANON: '1/minute', TRUST_PROXY: 'false' };
-    await api(untrusted).get('/users/').set('X-Forwarded-For', '203.0.113.1').expect(200);
-    expectThrottled(await api(untrusted).get('/users/').set('X-Forwarded-For', '203.0.113.2'));
+  describe('the client address behind TRUST_PROXY', () => {
+    it('TRUST_PROXY=1: the address the one proxy appended (X-Forwarded-For\'s right-most entry) is counted', async () => {
+      const trusted = { THROTTLE_ANON: '1/minute', TRUST_PROXY: '1' };
+      await api(trusted).get('/users/').set('X-Forwarded-For', '203.0.113.1').expect(200);
+      await api(trusted).get('/users/').set('X-Forwarded-For', '203.0.113.2').expect(200);
+      expectThrottled(await api(trusted).get('/users/').set('X-Forwarded-For', '203.0.113.1'));
+      // What the client wrote before the proxy's entry changes nothing.
+      expectThrottled(await api(trusted).get('/users/').set('X-Forwarded-For', '198.18.0.1, 203.0.113.2'));
+    });
+
+    it('TRUST_PROXY=false: X-Forwarded-For is ignored, the socket\'s address is counted', async () => {
+      const untrusted = { THROTTLE_ANON: '1/minute', TRUST_PROXY: 'false' };
+      await api(untrusted).get('/users/').set('X-Forwarded-For', '203.0.113.1').expect(200);
+      expectThrottled(await api(untrusted).get('/users/').set('X-Forwarded-For', '203.0.113.2'));
+    });
+
+    it('TRUST_PROXY=loopback: entries written by trusted proxies are skipped, the first untrusted one from the right is counted', async () => {
+      const listed = { THROTTLE_ANON: '1/minute', TRUST_PROXY: 'loopback' };
+      await api(listed).get('/users/').set('X-Forwarded-For', '198.18.0.9, 203.0.113.3').expect(200);
+      expectThrottled(await api(listed).get('/users/').set('X-Forwarded-For', '198.18.0.10, 203.0.113.3, 127.0.0.1'));
+      await api(listed).get('/users/').set('X-Forwarded-For', '203.0.113.4').expect(200);
+    });
   });
 
   // Each test below uses its own usernames and addresses: in-memory counters outlive resetDatabase().
   describe('THROTTLE_LOGIN against password guessing', () => {
-    const config = { THROTTLE_LOGIN: '2/minute', TRUST_PROXY: 'true' };
+    const config = { THROTTLE_LOGIN: '2/minute', TRUST_PROXY: '1' };
+    const via = (address: string) => ({ 'X-Forwarded-For': address });
 
     const tokenAuth = (ip: string, username: string, password: string) =>
       api(config).post('/api-token-auth/').set('X-Forwarded-For', ip).send({ username, password });
@@ -75,7 +90,7 @@ describe('throttling', () => {
     });
 
     it('the owner, from a new address, still logs in while someone else fails 100 times a minute with the username', async () => {
-      const defaults = { THROTTLE_LOGIN: '10/minute', TRUST_PROXY: 'true' };
+      const defaults = { THROTTLE_LOGIN: '10/minute', TRUST_PROXY: '1' };
       await makeUser('ivan');
       // Ten addresses, each at its pair limit; every way of sending a password counts.
       const failures = Array.from({ length: 100 }, (_, i) => {
@@ -119,9 +134,43 @@ describe('throttling', () => {
       await api(config).post('/snippets/').set('X-Forwarded-For', '198.51.100.40').set(erin).send({ code: 'still ok' }).expect(201);
     });
 
-    it('successful Basic requests do not count', async () => {
+    it('a lock holds even for a pair the credential cache could answer: the right password is 429 like the guesses', async () => {
+      await makeUser('carol');
+      // The owner uses Basic from her own address: the pair is now remembered as verified.
+      await api(config).get('/users/').set(via('198.51.100.60')).set('Authorization', basic('carol', 'carolpass')).expect(200);
+      for (let i = 0; i < 2; i++) await api(config).get('/users/').set(via('198.51.100.61')).set('Authorization', basic('carol', `guess${i}`)).expect(401);
+      const answers = [];
+      for (const password of ['guess2', 'guess3', 'carolpass', 'guess4']) {
+        answers.push((await api(config).get('/users/').set(via('198.51.100.61')).set('Authorization', basic('carol', password))).status);
+      }
+      expect(answers).to.deep.equal([429, 429, 429, 429]);
+      // The owner's own address is not locked.
+      await api(config).get('/users/').set(via('198.51.100.60')).set('Authorization', basic('carol', 'carolpass')).expect(200);
+    });
+
+    it('a guesser rotating the left part of X-Forwarded-For behind TRUST_PROXY=1 is one address: the owner is not locked out', async () => {
+      await makeUser('bert');
+      const statuses = new Set<number>();
+      // 60 guesses, each "from" another address the client wrote; the proxy appends the real one, 198.51.100.70.
+      for (let i = 0; i < 60; i++) {
+        const res = await api(config).get('/users/').set(via(`10.${i}.0.1, 198.51.100.70`)).set('Authorization', basic('bert', `guess${i}`));
+        statuses.add(res.status);
+      }
+      expect([...statuses].sort()).to.deep.equal([401, 429]);
+      // Had each guess counted as a new address, the username's ceiling (20 x 2) would now refuse the owner everywhere.
+      await api(config).get('/users/').set(via('198.51.100.71')).set('Authorization', basic('bert', 'bertpass')).expect(200);
+    });
+
+    it('successful password checks never count, by any path, answered by the credential cache or not', async () => {
       await makeUser('frank');
-      for (let i = 0; i < 5; i++) await api(config).get('/users/').set('X-Forwarded-For', '198.51.100.50').set('Authorization', basic('frank', 'frankpass')).expect(200);
+      const from = via('198.51.100.50');
+      for (let i = 0; i < 5; i++) await api(config).get('/users/').set(from).set('Authorization', basic('frank', 'frankpass')).expect(200);
+      for (let i = 0; i < 3; i++) await tokenAuth('198.51.100.50', 'frank', 'frankpass').expect(200);
+      for (let i = 0; i < 3; i++) {
+        const agent = supertest.agent(app(config));
+        const csrf = csrfFrom((await agent.get('/api-auth/login/').expect(200)).text);
+        await agent.post('/api-auth/login/').set(from).type('form').send({ username: 'frank', password: 'frankpass', csrfmiddlewaretoken: csrf }).expect(302);
+      }
     });
 
     it('the login page is limited the same way', async () => {

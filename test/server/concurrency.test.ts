@@ -5,7 +5,7 @@ import { mixedLoad, unexpected } from '../support/mixed-load';
 import { runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
 
 /** THROTTLE_ANON and THROTTLE_USER on at a rate never reached; THROTTLE_LOGIN at its default; guessers' addresses believed. */
-const THROTTLES = { THROTTLE_ANON: '1000000/second', THROTTLE_USER: '1000000/second', THROTTLE_LOGIN: '10/minute', TRUST_PROXY: 'true' };
+const THROTTLES = { THROTTLE_ANON: '1000000/second', THROTTLE_USER: '1000000/second', THROTTLE_LOGIN: '10/minute', TRUST_PROXY: '1' };
 
 describe('the service under mixed load, every throttle on', function () {
   this.timeout(600_000);

@@ -79,7 +79,7 @@ describe('Redis unreachable (REDIS_URL of a closed port)', function () {
   });
 
   it('the process keeps serving: throttling falls back to its own memory, a session it cannot read is a 503 with Retry-After', async () => {
-    const env = serviceEnv({ REDIS_URL: 'redis://127.0.0.1:1/0', THROTTLE_ANON: '2/minute', TRUST_PROXY: 'true', LOG_LEVEL: 'silent' });
+    const env = serviceEnv({ REDIS_URL: 'redis://127.0.0.1:1/0', THROTTLE_ANON: '2/minute', TRUST_PROXY: '1', LOG_LEVEL: 'silent' });
     service = await startService(env);
     expect((await fetch(`${service.base}/users/`)).status).to.equal(200);
     expect((await fetch(`${service.base}/users/`)).status).to.equal(200);

@@ -32,6 +32,19 @@ describe('loadConfig', () => {
     expect(c.SQLITE_SYNCHRONOUS).to.equal('FULL');
   });
 
+  describe('TRUST_PROXY', () => {
+    it('takes a hop count, false, or proxy addresses and subnets (Express\'s forms)', () => {
+      expect(loadConfig({ ...SECRET, TRUST_PROXY: '1' }).TRUST_PROXY).to.equal(1);
+      expect(loadConfig({ ...SECRET, TRUST_PROXY: '0' }).TRUST_PROXY).to.equal(false);
+      expect(loadConfig({ ...SECRET, TRUST_PROXY: 'false' }).TRUST_PROXY).to.equal(false);
+      expect(loadConfig({ ...SECRET, TRUST_PROXY: '10.0.0.0/8, 192.0.2.7,loopback,::1' }).TRUST_PROXY).to.deep.equal(['10.0.0.0/8', '192.0.2.7', 'loopback', '::1']);
+    });
+
+    it('refuses true, which would believe the client\'s own X-Forwarded-For, saying what to give instead', () => {
+      expect(() => loadConfig({ ...SECRET, TRUST_PROXY: 'true' })).to.throw(/TRUST_PROXY: true would believe the client's own X-Forwarded-For; give the number of proxies/);
+    });
+  });
+
   it('reads an empty number as unset', () => {
     expect(loadConfig({ ...SECRET, PORT: '' }).PORT).to.equal(8000);
   });
@@ -48,6 +61,10 @@ describe('loadConfig', () => {
     ['SECRET_KEY', 'short'],
     ['SQLITE_SYNCHRONOUS', 'OFF'],
     ['LOG_LEVEL', 'loud'],
+    ['TRUST_PROXY', 'true'],
+    ['TRUST_PROXY', 'yes'],
+    ['TRUST_PROXY', '10.0.0.0/33'],
+    ['TRUST_PROXY', 'proxy.example'],
   ] as const) {
     it(`refuses ${name}=${value} in one line naming it`, () => {
       expect(() => loadConfig({ ...SECRET, [name]: value })).to.throw(new RegExp(`^config: ${name}: [^\\n]+$`));

@@ -25,7 +25,7 @@ const guesser = (i: number) => ({ 'X-Forwarded-For': `203.0.113.${i % 50}` });
 
 const basicHeader = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
-/** Sends 200 requests at once (the service must run with TRUST_PROXY on); every one is bounded (30 s), so a stalled service fails instead of hanging the suite. */
+/** Sends 200 requests at once (the service must trust X-Forwarded-For: TRUST_PROXY=1); every one is bounded (30 s), so a stalled service fails instead of hanging the suite. */
 export async function mixedLoad(base: string, user: { username: string; password: string; token: string }, snippetId: number): Promise<MixedOutcome> {
   const cookie = await loginThroughForm(base, user.username, user.password);
   const page = await (await fetch(`${base}/snippets/`, { headers: { Cookie: cookie, Accept: 'text/html' } })).text();
