@@ -27,7 +27,8 @@ import { loginPages } from './web/login';
 import { favicon, staticAssets } from './web/pages';
 import { snippetViews } from './web/snippet-views';
 
-export function createApp(config: Config, log: Logger = createLogger(config.LOG_LEVEL)): Express {
+/** `options.now` is the clock that judges token expiry and OAuth 1.0a timestamps (Date.now unless a test sets one). */
+export function createApp(config: Config, log: Logger = createLogger(config.LOG_LEVEL), options: { now?: () => number } = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
@@ -51,7 +52,7 @@ export function createApp(config: Config, log: Logger = createLogger(config.LOG_
   if (config.AUTH_SCHEMES.includes('session')) app.use(sessionMiddleware(config));
   // Authentication runs first on every request, before routing errors, parsing, permissions and throttling.
   const csrf = csrfProtection(config);
-  const schemes = buildSchemes(config, throttle, csrf);
+  const schemes = buildSchemes(config, throttle, csrf, options.now);
   app.use(authenticationChain(schemes));
   app.use(throttle.requests);
   app.use(csrf.expose);

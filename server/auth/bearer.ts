@@ -8,11 +8,12 @@ import { AuthenticationFailed, type Scheme } from './types';
 
 const INVALID = 'Invalid or expired token.';
 
-export function bearerScheme(): Scheme {
+/** `now` is the clock expiry is judged by (Date.now unless a test hands in its own). */
+export function bearerScheme(now: () => number = Date.now): Scheme {
   const passport = new Passport();
   passport.use(
     new BearerStrategy((token, done) => {
-      checkAccessToken(token).then((check) => (typeof check === 'string' ? done(null, false) : done(null, check.user, { scope: check.scope })), done);
+      checkAccessToken(token, now()).then((check) => (typeof check === 'string' ? done(null, false) : done(null, check.user, { scope: check.scope })), done);
     }),
   );
   return {

@@ -48,9 +48,10 @@ export async function refreshTokens(refreshToken: string, client: Client, expire
 
 export type AccessCheck = { user: AuthUser; scope: string } | 'expired' | 'unknown';
 
-export async function checkAccessToken(token: string): Promise<AccessCheck> {
+/** `now` (ms since the epoch) is the clock's reading: a test or an embedding may hand in its own clock. */
+export async function checkAccessToken(token: string, now = Date.now()): Promise<AccessCheck> {
   const row = await accessByDigest(sha256(token));
   if (!row) return 'unknown';
-  if (new Date(row.expires).getTime() <= Date.now()) return 'expired';
+  if (new Date(row.expires).getTime() <= now) return 'expired';
   return { user: { id: row.id, username: row.username }, scope: row.scope };
 }

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { createClient } from '../../src/auth/oauth2';
 import { select } from '../../src/store/select';
 import { makeUser, resetDatabase } from '../support/db';
-import { api } from '../support/http';
+import { api, apiAt } from '../support/http';
 
 const CLIENT = { client_id: 'test-client', client_secret: 'test-client-secret' };
 const basicClient = (id = CLIENT.client_id, secret = CLIENT.client_secret) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
@@ -125,13 +125,16 @@ describe('OAuth 2.0', () => {
       expect(first.headers['www-authenticate']).to.equal('Bearer realm="api"');
     });
 
-    it('an expired token is refused 401', async () => {
-      const config = { ACCESS_TOKEN_EXPIRES_IN: '1' };
+    it('a token is refused 401 from the moment it expires, and accepted until then', async () => {
+      const config = { ACCESS_TOKEN_EXPIRES_IN: '60' };
+      const issued = Date.now();
       const { access_token: access, expires_in: expiresIn } = (await passwordGrant({}, config).expect(200)).body;
-      expect(expiresIn).to.equal(1);
-      await api(config).get('/users/').set('Authorization', `Bearer ${access}`).expect(200);
-      await new Promise((r) => setTimeout(r, 1100));
-      await api(config).get('/users/').set('Authorization', `Bearer ${access}`).expect(401);
+      expect(expiresIn).to.equal(60);
+      const bearer = { Authorization: `Bearer ${access}` };
+      await apiAt(() => issued + 59_000, config).get('/users/').set(bearer).expect(200);
+      const expired = await apiAt(() => Date.now() + 60_000, config).get('/users/').set(bearer).expect(401);
+      expect(expired.body).to.deep.equal({ detail: 'Invalid or expired token.' });
+      expect(expired.headers['www-authenticate']).to.equal('Basic realm="api"');
     });
   });
 

@@ -20,6 +20,11 @@ export function api(overrides: Record<string, string> = {}) {
   return supertest(app(overrides));
 }
 
+/** An app of its own whose clock reads `now()` (token expiry, OAuth 1.0a timestamps): time passes without waiting. */
+export function apiAt(now: () => number, overrides: Record<string, string> = {}) {
+  return supertest(noting(createApp(testConfig(overrides), suiteLogger, { now })));
+}
+
 export function basic(username: string, password = PASSWORDS[username] ?? ''): string {
   return `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
 }
