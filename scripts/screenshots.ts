@@ -1,4 +1,5 @@
 // `npm run screenshots [dir]`: PNGs of the list page, a snippet page and its highlight view, in headless Chromium.
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,7 +17,7 @@ const SAMPLES = [
 ];
 
 async function main(dir: string): Promise<void> {
-  const config = loadConfig({ ...process.env, DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'warn' });
+  const config = loadConfig({ ...process.env, DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'warn', SECRET_KEY: randomBytes(32).toString('hex') });
   openDatabase(config);
   await migrate();
   await createUser('alice', 'alicepass', { iterations: 1000 });

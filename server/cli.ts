@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The admin command line (`snippets <command>`, or `npm run manage -- <command>`): exit 0 done, 1 failed, 2 misused.
 import { loadConfig } from '../src/config';
+import { withStoredSecretKey } from '../src/store/secret-key';
 import { closeDatabase } from '../src/store/database';
 import { closeHighlighter } from '../src/highlight';
 import { createLogger } from '../src/log';
@@ -51,8 +52,8 @@ async function main(argv: string[]): Promise<number> {
     print(commandHelp(command));
     return 0;
   }
-  // Only now: help and misuse need no valid configuration, and loading it may create ./data/secret_key.
-  const config = loadConfig();
+  // Only now: help and misuse need no valid configuration; serve needs a SECRET_KEY, stored under ./data/ if unset.
+  const config = withStoredSecretKey(loadConfig());
   try {
     return await command.run(parsed, { config, log: createLogger(config.LOG_LEVEL), out: print });
   } catch (err) {

@@ -2,11 +2,13 @@
 import cluster from 'node:cluster';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/log';
+import { withStoredSecretKey } from '../src/store/secret-key';
 import { runPrimary } from './cluster';
 import { serve } from './serve';
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  // The primary stores a generated SECRET_KEY before any worker starts, so every worker reads the same one.
+  const config = withStoredSecretKey(loadConfig());
   const log = createLogger(config.LOG_LEVEL);
   // A crash is one record with its stack, as every error is, then the exit Node would have made.
   process.on('uncaughtException', (err) => {

@@ -1,12 +1,12 @@
 // Configuration: the environment parsed once, typed, failing fast with the variable's name.
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
-const DATA_DIR = path.resolve(process.cwd(), 'data');
+/** ./data/: the default SQLite file, and the SECRET_KEY stored when none is given (src/store/secret-key.ts). */
+export const DATA_DIR = path.resolve(process.cwd(), 'data');
 
 const unsetIfEmpty = (v: unknown) => (v === '' ? undefined : v);
 
@@ -131,7 +131,8 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
 });
 
-export type Config = z.infer<typeof EnvSchema> & { SECRET_KEY: string };
+/** SECRET_KEY is undefined when unset: the service then uses the one stored under ./data/ (withStoredSecretKey). */
+export type Config = z.infer<typeof EnvSchema>;
 
 /** Every variable the configuration reads (.env.example and README list them all; a test keeps them in step). */
 export const CONFIG_VARIABLES = Object.keys(EnvSchema.shape) as readonly (keyof typeof EnvSchema.shape)[];
@@ -142,6 +143,7 @@ const UNQUOTED = new Set(['SECRET_KEY', 'SNIPPETS_PASSWORD', 'DATABASE_URL', 'DA
 /**
  * Parses an environment (process.env by default). Throws an Error whose message is one line naming every bad
  * variable, with the value given unless it may be secret: `config: PORT: expected an integer from 0 to 65535, got "eighty"`.
+ * Reads nothing but `env` and writes nothing.
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
@@ -155,15 +157,5 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
     throw new Error(`config: ${[...byVariable.values()].join('; ')}`);
   }
-  return { ...parsed.data, SECRET_KEY: parsed.data.SECRET_KEY ?? storedSecretKey() };
-}
-
-/** A secret generated once and kept under ./data/, so it is never a constant in code. */
-function storedSecretKey(): string {
-  const file = path.join(DATA_DIR, 'secret_key');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(DATA_DIR, { recursive: true });
-  const key = randomBytes(48).toString('base64url');
-  writeFileSync(file, key, { mode: 0o600 });
-  return key;
+  return parsed.data;
 }

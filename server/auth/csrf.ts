@@ -5,6 +5,7 @@ import cookieParser from 'cookie-parser';
 import { doubleCsrf } from 'csrf-csrf';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Config } from '../../src/config';
+import { secretKey } from '../../src/store/secret-key';
 import { safeEqual } from '../../src/auth/digest';
 
 export const CSRF_COOKIE = 'csrftoken';
@@ -50,11 +51,12 @@ function sessionIdentifier(req: Request): string {
 }
 
 export function csrfProtection(config: Pick<Config, 'SECRET_KEY'>): Csrf {
+  const secret = secretKey(config);
   const sentTokens = new WeakMap<Request, string>();
   /** The token a response carries already: a page that embeds it twice sets one cookie. */
   const given = new WeakMap<Response, string>();
   const { generateCsrfToken, validateRequest } = doubleCsrf({
-    getSecret: () => config.SECRET_KEY,
+    getSecret: () => secret,
     getSessionIdentifier: sessionIdentifier,
     cookieName: CSRF_COOKIE,
     cookieOptions: { httpOnly: false, sameSite: 'lax', path: '/', maxAge: COOKIE_AGE_MS },

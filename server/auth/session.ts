@@ -5,6 +5,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Config } from '../../src/config';
 import { authUserById } from '../../src/store/users';
 import { redisClient } from '../../src/store/redis';
+import { secretKey } from '../../src/store/secret-key';
 import { mediaType, readBody } from '../http/body';
 import { mountPath } from '../http/urls';
 import { sendError } from '../http/respond';
@@ -25,7 +26,7 @@ const MAX_AGE_MS = 14 * 24 * 3600 * 1000;
 export function sessionMiddleware(config: Config): RequestHandler {
   const sessions = session({
     name: SESSION_COOKIE,
-    secret: config.SECRET_KEY,
+    secret: secretKey(config),
     // With REDIS_URL, keys sess:<id> that expire with the cookie (RedisStore takes the TTL from cookie.expires).
     store: config.REDIS_URL ? new RedisStore({ client: redisClient(config), prefix: 'sess:', ttl: MAX_AGE_MS / 1000 }) : new DatabaseSessionStore(),
     resave: false,
