@@ -5,7 +5,7 @@ import path from 'node:path';
 import { DATA_DIR, type Config } from '../config';
 
 /** The configuration with SECRET_KEY set: the configured one, else the stored one (created on first use). */
-export function withStoredSecretKey<C extends Pick<Config, 'SECRET_KEY'>>(config: C, dir = DATA_DIR): C & { SECRET_KEY: string } {
+export function withStoredSecretKey<C extends Pick<Config, 'SECRET_KEY'>>(config: C, dir = DATA_DIR): Omit<C, 'SECRET_KEY'> & { SECRET_KEY: string } {
   if (config.SECRET_KEY) return { ...config, SECRET_KEY: config.SECRET_KEY };
   const file = path.join(dir, 'secret_key');
   if (existsSync(file)) return { ...config, SECRET_KEY: readFileSync(file, 'utf8').trim() };
