@@ -137,6 +137,17 @@ describe('session CSRF with the csrftoken cookie', () => {
       await supertest(app()).post('/snippets/').set('Cookie', `sessionid=${jar.cookies.get('sessionid')}; csrftoken=${anonymous}`).set('X-CSRFToken', anonymous).send({ code: 'x' }).expect(403);
     });
 
+    it('a session write of every unsafe method without the token is refused 403, and changes nothing', async () => {
+      const jar = await login();
+      const created = await supertest(app()).post('/snippets/').set('Cookie', jar.header).set('X-CSRFToken', jar.csrf).send({ code: 'kept' }).expect(201);
+      const path = `/snippets/${created.body.id}/`;
+      for (const [method, url] of [['post', '/snippets/'], ['put', path], ['delete', path]] as const) {
+        const res = await supertest(app())[method](url).set('Cookie', jar.header).send({ code: 'changed' }).expect(403);
+        expect(res.body, method).to.deep.equal({ detail: INCORRECT });
+      }
+      expect((await supertest(app()).get('/snippets/').expect(200)).body.map((s: { code: string }) => s.code)).to.deep.equal(['kept']);
+    });
+
     it('without the csrftoken cookie a write is refused 403 "CSRF cookie not set" (Django\'s reason)', async () => {
       const jar = await login();
       const res = await supertest(app()).post('/snippets/').set('Cookie', `sessionid=${jar.cookies.get('sessionid')}`).set('X-CSRFToken', jar.csrf).send({ code: 'x' }).expect(403);
