@@ -2,7 +2,7 @@
 import type { RequestHandler, Request, Response } from 'express';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../../src/config';
-import { counter, counterKey, type CounterUse } from '../../src/store/counters';
+import { counter, counterKey, exhaustedFor, type CounterUse } from '../../src/store/counters';
 import { sendJson } from '../http/respond';
 
 const SECONDS = { second: 1, minute: 60, hour: 3600, day: 86400 } as const;
@@ -49,12 +49,6 @@ async function consume(l: RateLimiterAbstract, key: string): Promise<number> {
   }
 }
 
-/** Seconds until a key that used up its points may try again, or 0; consumes nothing. */
-async function blocked(l: RateLimiterAbstract, key: string): Promise<number> {
-  const res = await l.get(key);
-  return res && res.consumedPoints >= l.points ? waitSeconds(res.msBeforeNext) : 0;
-}
-
 export function createThrottle(config: Config): Throttle {
   // Built on first use (the database is open by then); a store that failed to start is tried again next time.
   const lazy = (rate: string, keyPrefix: string, use: CounterUse, factor = 1) => {
@@ -91,8 +85,7 @@ export function createThrottle(config: Config): Throttle {
       }
     },
     async passwordWait(req, username) {
-      const counters = await counted(req, username);
-      return Math.max(0, ...(await Promise.all(counters.map(({ store, key }) => blocked(store, key)))));
+      return exhaustedFor(await counted(req, username));
     },
     async passwordFailed(req, username) {
       const counters = await counted(req, username);

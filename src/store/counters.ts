@@ -12,6 +12,7 @@ import {
 import type { Config } from '../config';
 import { database, isSqlite } from './database';
 import { redisClient, redisConnected } from './redis';
+import { lookupAll } from './select';
 
 export interface CounterOptions {
   points: number;
@@ -66,4 +67,41 @@ export async function counter(config: Pick<Config, 'REDIS_URL' | 'LOG_LEVEL'>, o
 /** In the cluster's primary: holds the workers' in-memory counters (without Redis). */
 export function serveCountersToWorkers(): void {
   new RateLimiterClusterMaster();
+}
+
+/** A counter family and one of its keys. */
+export interface CounterRef {
+  store: RateLimiterAbstract;
+  key: string;
+}
+
+/**
+ * Whether any of `refs` has used up its points: the seconds until the last of them frees, or 0; consumes nothing.
+ * Counters in MySQL/MariaDB are read in one prepared statement on the read pool (DATABASE_URL, or a replica):
+ * one statement, not three: a Basic request on MariaDB pays one read for the check (README, Throttling).
+ */
+export async function exhaustedFor(refs: readonly CounterRef[]): Promise<number> {
+  const waits = refs.every((r) => r.store instanceof RateLimiterMySQL) ? await mysqlWaits(refs) : await Promise.all(refs.map(storeWait));
+  return Math.max(0, ...waits);
+}
+
+const waitSeconds = (msBeforeNext: number) => Math.max(1, Math.ceil(msBeforeNext / 1000));
+
+async function storeWait({ store, key }: CounterRef): Promise<number> {
+  const res = await store.get(key);
+  return res && res.consumedPoints >= store.points ? waitSeconds(res.msBeforeNext) : 0;
+}
+
+async function mysqlWaits(refs: readonly CounterRef[]): Promise<number[]> {
+  const byKey = new Map(refs.map((r) => [r.store.getKey(r.key), r.store]));
+  const now = Date.now();
+  const keys = [...byKey.keys()];
+  const rows = await lookupAll<{ key: string; points: number; expire: number | null }>(
+    `SELECT \`key\`, points, expire FROM throttle_counters WHERE \`key\` IN (${keys.map(() => '?').join(', ')}) AND (expire > ? OR expire IS NULL)`,
+    [...keys, now],
+  );
+  return rows.map((row) => {
+    const store = byKey.get(row.key);
+    return store && Number(row.points) >= store.points ? waitSeconds(row.expire === null ? 1000 : Number(row.expire) - now) : 0;
+  });
 }

@@ -14,6 +14,11 @@ export async function lookup<T extends object>(sql: string, params: readonly unk
   return (await run<T>(sql, params, true))[0];
 }
 
+/** Rows a request needs before its real work, as lookup() (ahead of select()s in line), all of them. */
+export function lookupAll<T extends object>(sql: string, params: readonly unknown[]): Promise<T[]> {
+  return run<T>(sql, params, true);
+}
+
 async function run<T extends object>(sql: string, params: readonly unknown[], urgent: boolean): Promise<T[]> {
   if (isSqlite()) {
     return withReader(async (db) => {
