@@ -7,11 +7,11 @@ import { createCallerFactory } from '../../src/trpc';
 
 const createCaller = createCallerFactory(appRouter);
 
-export function requestContext(req: Pick<Request, 'requester'>): Context {
-  return createContextInner({ user: req.requester.user, auth: req.requester.auth });
+export function requestContext(req: Pick<Request, 'requester' | 'log'>): Context {
+  return createContextInner({ user: req.requester.user, auth: req.requester.auth, log: req.log });
 }
 
 /** The procedures, called as the request's requester. */
-export function callerFor(req: Pick<Request, 'requester'>) {
+export function callerFor(req: Pick<Request, 'requester' | 'log'>) {
   return createCaller(requestContext(req));
 }

@@ -6,6 +6,8 @@ import { createSnippet, deleteSnippet, highlightedOf, snippetForWrite, updateSni
 import { notFound } from '../errors';
 import { assertOwner } from '../permissions';
 import { Snippet, SnippetFields, SnippetId, SnippetListQuery, SnippetPage, SnippetUpdate } from '../schemas/snippet';
+import { retryConflicts } from '../store/retry';
+import type { Context } from '../context';
 import { authedProcedure, publicProcedure, router } from '../trpc';
 
 const TAGS = ['snippets'];
@@ -55,7 +57,7 @@ export const snippetsRouter = router({
     .output(Snippet)
     .mutation(async ({ ctx, input }) => {
       // The owner always comes from the context, never from input.
-      const row = await createSnippet(definedOnly(input), ctx.user.id);
+      const row = await retrying(ctx, 'create', () => createSnippet(definedOnly(input), ctx.user.id));
       return toSnippet({ ...row.get(), owner: ctx.user.username });
     }),
 
@@ -65,7 +67,7 @@ export const snippetsRouter = router({
     .output(Snippet)
     .mutation(async ({ ctx, input }) => {
       const { id: _id, ...fields } = input;
-      await updateSnippet(ctx.snippet, definedOnly(fields));
+      await retrying(ctx, 'update', () => updateSnippet(ctx.snippet, definedOnly(fields)));
       return toSnippet({ ...ctx.snippet.get(), owner: ctx.user.username });
     }),
 
@@ -74,9 +76,14 @@ export const snippetsRouter = router({
     .input(SnippetId)
     .output(z.void())
     .mutation(async ({ ctx }) => {
-      await deleteSnippet(ctx.snippet);
+      await retrying(ctx, 'delete', () => deleteSnippet(ctx.snippet));
     }),
 });
+
+/** A snippet write, run again when it lost a deadlock or (Galera) its certification; each retry is a warn record. */
+function retrying<T>(ctx: Context, write: string, work: () => Promise<T>): Promise<T> {
+  return retryConflicts(work, ({ attempt, pauseMs, err }) => ctx.log.warn({ err, write, attempt, pauseMs }, `snippet ${write} lost a write conflict (deadlock or certification); retrying`));
+}
 
 /** Drops keys whose value is undefined, so an omitted field keeps its default or stored value; required keys stay required. */
 function definedOnly<T extends object>(obj: T): { [K in keyof T]: Exclude<T[K], undefined> } {

@@ -1,0 +1,46 @@
+// Writes that lost a deadlock, or on Galera their certification (reported as the same error), are run again.
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** How often a write is tried in all, and the first pause between tries (doubled each time, with jitter). */
+const ATTEMPTS = 4;
+const FIRST_PAUSE_MS = 10;
+
+export interface Retry {
+  /** The try that failed, from 1. */
+  attempt: number;
+  pauseMs: number;
+  err: unknown;
+}
+
+/**
+ * Whether an error (or one it wraps) is a lost deadlock: InnoDB rolled the transaction back so another could go on,
+ * or Galera aborted it because a write on another node was certified first. Either way nothing of it was written,
+ * and running it again is the documented remedy ("try restarting transaction").
+ */
+export function isConflict(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const { code, errno, cause, parent } = e as { code?: string; errno?: number; cause?: unknown; parent?: unknown };
+    if (code === 'ER_LOCK_DEADLOCK' || errno === 1213) return true;
+    e = cause ?? parent;
+  }
+  return false;
+}
+
+/**
+ * Runs `work` (one statement, or a whole transaction: never a statement inside a transaction that goes on) until it
+ * is not refused as a conflict, at most ATTEMPTS times; `onRetry` hears of each retry. The last conflict is thrown
+ * (a 503 with Retry-After, as a busy store).
+ */
+export async function retryConflicts<T>(work: () => Promise<T>, onRetry?: (retry: Retry) => void): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (err) {
+      if (attempt >= ATTEMPTS || !isConflict(err)) throw err;
+      // Jitter, so that two writers that collided do not collide again on the same beat.
+      const pauseMs = Math.round(FIRST_PAUSE_MS * 2 ** (attempt - 1) * (0.5 + Math.random()));
+      onRetry?.({ attempt, pauseMs, err });
+      await sleep(pauseMs);
+    }
+  }
+}
