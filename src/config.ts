@@ -103,7 +103,7 @@ const EnvSchema = z.object({
 
 export type Config = z.infer<typeof EnvSchema> & { SECRET_KEY: string };
 
-/** Every variable the configuration reads (.env.example and README list them all; a test keeps them in step). */
+/** Every variable the configuration reads (.env.example and docs/configuration.md list them all; a test keeps them in step). */
 export const CONFIG_VARIABLES = Object.keys(EnvSchema.shape) as readonly (keyof typeof EnvSchema.shape)[];
 
 /** Values a message must not repeat: secrets, and URLs that may carry a password. */
