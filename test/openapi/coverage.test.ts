@@ -1,6 +1,7 @@
 // The document covers every path and method the app serves, each documented operation answers as documented, and the
 // document keeps the lint rules a reader of it relies on (unique operation ids, summaries, declared tags, no dangling
 // or unused components).
+import { compileErrors, validate } from '@readme/openapi-parser';
 import { expect } from 'chai';
 import type { OpenAPIObject, OperationObject, ReferenceObject, ResponseObject } from 'openapi3-ts/oas31';
 import { createApp } from '../../server/app';
@@ -85,6 +86,15 @@ describe('the OpenAPI document and the routes the app serves', () => {
     const moved = await fetchDocument({ AUTH_SCHEMES: ['basic'], TOKEN_AUTH_PATH: 'auth/token/', API_AUTH_PREFIX: 'accounts/' });
     expect(Object.keys(moved.paths ?? {})).to.include.members(['/auth/token/', '/accounts/login/', '/accounts/logout/']);
     expect(Object.keys(moved.paths ?? {})).not.to.include.members(['/api-token-auth/']);
+    const result = await validate(structuredClone(moved) as never);
+    expect(result.valid, result.valid ? '' : compileErrors(result)).to.equal(true);
+  });
+
+  it('is valid with a scheme first that has no challenge, and with OAuth 1.0a', async () => {
+    const other = await fetchDocument({ AUTH_SCHEMES: ['session', 'oauth1', 'token'], TOKEN_AUTH_PATH: 'api-token-auth/', API_AUTH_PREFIX: 'api-auth/' });
+    const result = await validate(structuredClone(other) as never);
+    expect(result.valid, result.valid ? '' : compileErrors(result)).to.equal(true);
+    expect(result.warnings).to.deep.equal([]);
   });
 
   describe('lint', () => {
