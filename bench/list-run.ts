@@ -8,6 +8,7 @@ import { cli, startService, stop, waitForHttp } from './service';
 const COUNT = Number(process.env.BENCH_LIST_SNIPPETS ?? 100000);
 const CODE_CHARS = Number(process.env.BENCH_CODE_CHARS ?? 10000);
 const PORT = 18702;
+const STALL_MS = 5000;
 
 function run(db: sqlite3.Database, sql: string, params: unknown[] = []): Promise<void> {
   return new Promise((resolve, reject) => db.run(sql, params, (err) => (err ? reject(err) : resolve())));
@@ -46,6 +47,11 @@ export async function listRun(dir: string, baseEnv: NodeJS.ProcessEnv): Promise<
   const first = await fetchList();
   const firstPeak = peak;
   await fetchList();
+  const bothPeak = peak;
+  // Then a client that stops reading for a while: what the server buffers for it shows in this pass's peak.
+  peak = rssMb(service.pid!);
+  const stalledFrom = peak;
+  await fetchList(STALL_MS);
   clearInterval(timer);
   await stop(service);
   const { ttfbMs, bytes, totalMs } = first;
@@ -53,16 +59,21 @@ export async function listRun(dir: string, baseEnv: NodeJS.ProcessEnv): Promise<
     '',
     `GET /snippets/ with ${COUNT} snippets of ${CODE_CHARS} characters (${(bytes / 1e9).toFixed(2)} GB of JSON), twice:`,
     `  time to first byte ${ttfbMs.toFixed(1)} ms, whole list ${(totalMs / 1000).toFixed(1)} s (${(bytes / 1e6 / (totalMs / 1000)).toFixed(0)} MB/s)`,
-    `  RSS before ${before.toFixed(0)} MB, peak ${firstPeak.toFixed(0)} MB over the first list and ${peak.toFixed(0)} MB over both: growth ${(peak - before).toFixed(0)} MB`,
+    `  RSS before ${before.toFixed(0)} MB, peak ${firstPeak.toFixed(0)} MB over the first list and ${bothPeak.toFixed(0)} MB over both: growth ${(bothPeak - before).toFixed(0)} MB`,
+    `  a third time by a client that stops reading for ${STALL_MS / 1000} s after the first byte: RSS ${stalledFrom.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB`,
   ].join('\n');
 }
 
-/** One GET /snippets/ read to the end: time to first byte, bytes, and total time. */
-function fetchList(): Promise<{ ttfbMs: number; bytes: number; totalMs: number }> {
+/** One GET /snippets/ read to the end, after a pause of `stallMs` at the first byte: time to first byte, bytes, and total time. */
+function fetchList(stallMs = 0): Promise<{ ttfbMs: number; bytes: number; totalMs: number }> {
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
     http.get(`http://127.0.0.1:${PORT}/snippets/`, (res) => {
       const ttfb = Number(process.hrtime.bigint() - started) / 1e6;
+      if (stallMs) {
+        res.pause();
+        setTimeout(() => res.resume(), stallMs);
+      }
       let n = 0;
       res.on('data', (chunk: Buffer) => (n += chunk.length));
       res.on('end', () => resolve({ ttfbMs: ttfb, bytes: n, totalMs: Number(process.hrtime.bigint() - started) / 1e6 }));

@@ -33,7 +33,7 @@ const pathOf = (req: IncomingMessage) => {
 
 /**
  * Bytes sent on the connection for this answer, headers included (nginx's $bytes_sent): a streamed list has no
- * Content-Length, and counting its writes cost more than the rest of the record (measured, README "Logs").
+ * Content-Length, and counting its writes cost more than the rest of the record (measured, docs/operations.md "Logs").
  */
 const SENT_BEFORE = Symbol('sentBefore');
 /** Express's res.locals, there from its first middleware on. */

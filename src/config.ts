@@ -134,7 +134,7 @@ const EnvSchema = z.object({
 /** SECRET_KEY is undefined when unset: the service then uses the one stored under ./data/ (withStoredSecretKey). */
 export type Config = z.infer<typeof EnvSchema>;
 
-/** Every variable the configuration reads (.env.example and README list them all; a test keeps them in step). */
+/** Every variable the configuration reads (.env.example and docs/configuration.md list them all; a test keeps them in step). */
 export const CONFIG_VARIABLES = Object.keys(EnvSchema.shape) as readonly (keyof typeof EnvSchema.shape)[];
 
 /** Values a message must not repeat: secrets, and URLs that may carry a password. */

@@ -7,7 +7,7 @@ export type { Logger } from 'pino';
 
 /**
  * Defense in depth: no caller logs a request's headers or body, but if one ever does, these never reach the log.
- * Named paths only, and few: every path is looked up in every record and every child's bindings (README "Logs").
+ * Named paths only, and few: every path is looked up in every record and every child's bindings (docs/operations.md "Logs").
  */
 export const REDACTED_PATHS = [
   'req.headers.authorization',

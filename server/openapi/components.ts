@@ -12,6 +12,12 @@ export const ERROR_SCHEMAS: Record<string, SchemaObject> = {
     properties: { detail: { type: 'string' } },
     required: ['detail'],
   },
+  // server/auth/throttle.ts sendThrottled.
+  Throttled: {
+    type: 'object',
+    properties: { detail: { type: 'string' }, wait: { type: 'integer', minimum: 1 } },
+    required: ['detail', 'wait'],
+  },
   // server/rest/outcome.ts fieldErrors: DRF's validation shape.
   ValidationError: {
     type: 'object',
@@ -20,6 +26,8 @@ export const ERROR_SCHEMAS: Record<string, SchemaObject> = {
     additionalProperties: { type: 'array', items: { type: 'string' } },
   },
 };
+
+const RETRY_AFTER = { description: 'Seconds to wait before trying again.', required: true, schema: { type: 'integer' as const, minimum: 1 } };
 
 const detail = (description: string, example: string): ResponseObject => ({ description, content: json(ref('Error'), { detail: example }) });
 
@@ -55,7 +63,16 @@ export function errorResponses(challenge: string | undefined): Record<number, Re
     406: detail('The Accept header allows neither JSON nor the browsable HTML page.', 'Could not satisfy the request Accept header.'),
     413: detail('The request body is larger than the service reads.', 'Request body is too large.'),
     415: detail('The body is not JSON, form-urlencoded or multipart/form-data.', 'Unsupported media type "text/plain" in request.'),
-    429: detail('Throttled: too many requests for the requester\'s rate.', 'Request was throttled.'),
+    429: {
+      description: "Throttled: too many requests for the requester's rate, or too many failed password checks. `wait` is Retry-After's seconds.",
+      headers: { 'Retry-After': RETRY_AFTER },
+      content: json(ref('Throttled'), { detail: 'Request was throttled. Expected available in 42 seconds.', wait: 42 }),
+    },
+    503: {
+      description: 'The database is busy or not answering: try again after Retry-After seconds.',
+      headers: { 'Retry-After': RETRY_AFTER },
+      content: json(ref('Error'), { detail: 'The database is busy at the moment; try again shortly.' }),
+    },
   };
   if (!challenge) delete responses[401];
   return responses;
@@ -66,3 +83,8 @@ export const errorResponseName = (status: number) => `Error${status}`;
 
 /** A reference to the error response for `status`. */
 export const errorResponse = (status: number) => ({ $ref: `#/components/responses/${errorResponseName(status)}` });
+
+/** References to the error responses of `statuses`, without 401 when the first scheme has no challenge (nothing answers it). */
+export function errorResponsesFor(statuses: number[], challenge: string | undefined): Record<number, { $ref: string }> {
+  return Object.fromEntries(statuses.filter((s) => s !== 401 || challenge).map((s) => [s, errorResponse(s)]));
+}

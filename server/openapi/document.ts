@@ -9,9 +9,11 @@ import { ERROR_SCHEMAS, errorResponseName, errorResponses } from './components';
 import { BODY_SCHEMA, generatedWriteBody, servedPaths } from './paths';
 import { firstChallenge, securitySchemes, type SecurityOptions } from './security';
 import { snippetInputSchema } from './snippet-input';
+import { AUTH_SCHEMAS, authPaths } from './auth-paths';
+import { SERVICE_SCHEMAS, servicePaths } from './service-paths';
 
-/** The defaults of AUTH_SCHEMES and TOKEN_AUTH_PATH (src/config.ts), for a document built without a config. */
-export const DEFAULT_SECURITY: SecurityOptions = { AUTH_SCHEMES: ['basic', 'session', 'token', 'oauth2'], TOKEN_AUTH_PATH: 'api-token-auth/' };
+/** The defaults of AUTH_SCHEMES, TOKEN_AUTH_PATH and API_AUTH_PREFIX (src/config.ts), for a document built without a config. */
+export const DEFAULT_SECURITY: SecurityOptions = { AUTH_SCHEMES: ['basic', 'session', 'token', 'oauth2'], TOKEN_AUTH_PATH: 'api-token-auth/', API_AUTH_PREFIX: 'api-auth/' };
 
 const DESCRIPTION = [
   'A pastebin-style API: code snippets with a highlighted HTML rendering, and read-only user records.',
@@ -20,7 +22,8 @@ const DESCRIPTION = [
   '`text/html` get the browsable API page instead. Errors carry `{"detail": "…"}`, validation errors a field map.',
   'HEAD and OPTIONS are served on every path but not listed as operations: HEAD is GET without a body, and',
   'OPTIONS returns the resource description (see each path). TypeScript clients may call the same procedures',
-  'at `/trpc` (not described here).',
+  'at `/trpc` (not described here; the `AppRouter` type describes them). The static files of the pages',
+  '(`/static/…`, `/docs/assets/…`, `/favicon.ico`) are not described either.',
 ].join(' ');
 
 export function buildOpenApiDocument(options: SecurityOptions = DEFAULT_SECURITY): OpenAPIObject {
@@ -46,10 +49,19 @@ export function buildOpenApiDocument(options: SecurityOptions = DEFAULT_SECURITY
     tags: [
       { name: 'snippets', description: 'Code snippets; the owner is whoever created it.' },
       { name: 'users', description: 'Read-only user records with the ids of the snippets each owns.' },
+      { name: 'authentication', description: 'Tokens, OAuth 2.0 tokens, and the session login and logout pages.' },
+      { name: 'api', description: 'The API root and this description.' },
+      { name: 'operations', description: 'Probes for load balancers and orchestrators.' },
     ],
-    paths: servedPaths(routes, generated.paths ?? {}, options),
+    paths: { ...servicePaths(options), ...servedPaths(routes, generated.paths ?? {}, options), ...authPaths(options) },
     components: {
-      schemas: { ...generatedSchemas, [BODY_SCHEMA]: snippetInputSchema(generatedWriteBody(routes, generated.paths ?? {})), ...ERROR_SCHEMAS },
+      schemas: {
+        ...generatedSchemas,
+        [BODY_SCHEMA]: snippetInputSchema(generatedWriteBody(routes, generated.paths ?? {})),
+        ...ERROR_SCHEMAS,
+        ...SERVICE_SCHEMAS,
+        ...AUTH_SCHEMAS,
+      },
       responses,
       securitySchemes: securitySchemes(options),
     },

@@ -20,7 +20,7 @@ import { SUCCESS_STATUS } from '../rest/outcome';
 export const BODY_SCHEMA = 'SnippetInput';
 
 /** The route's `<pk>` is `[0-9]+`: no sign, no exponent, no leading space; anything else is 404, not 400. */
-const ID_PARAMETER: ParameterObject = {
+export const ID_PARAMETER: ParameterObject = {
   name: 'id',
   in: 'path',
   required: true,
@@ -97,7 +97,7 @@ function successResponse(status: number, generated: ResponseObject | ReferenceOb
 
 /** The refusals that can happen to this operation, in status order. */
 function errorStatuses(path: string, method: Method, queryParameters: number, options: SecurityOptions): number[] {
-  const statuses = new Set([403, 406, 429]);
+  const statuses = new Set([403, 406, 429, 503]);
   if (firstChallenge(options)) statuses.add(401);
   if (method === 'POST' || method === 'PUT') [400, 413, 415].forEach((s) => statuses.add(s));
   if (path.includes('{id}')) statuses.add(404);

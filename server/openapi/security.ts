@@ -6,7 +6,8 @@ import { TOKEN_PATHS } from '../auth/oauth2/routes';
 import { SESSION_COOKIE } from '../auth/session';
 import { mountPath } from '../http/urls';
 
-export type SecurityOptions = Pick<Config, 'AUTH_SCHEMES' | 'TOKEN_AUTH_PATH'>;
+/** What the document depends on: the schemes, and where the token endpoint and the login pages are mounted. */
+export type SecurityOptions = Pick<Config, 'AUTH_SCHEMES' | 'TOKEN_AUTH_PATH' | 'API_AUTH_PREFIX'>;
 
 /** The OAuth2 token endpoint (spec: fixed path, under the `oauth2` namespace). */
 const OAUTH2_TOKEN_URL = TOKEN_PATHS[0]!;

@@ -14,6 +14,8 @@ import { allowedMethods, matchRoute, type Method, type Route } from './routes';
 import { BATCH, streamList } from './stream-list';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Snippets per browsable page when the URL gives no `limit`: a screen or two, the create form above them. */
+const BROWSABLE_LIMIT = 20;
 
 async function writableActions(req: Request, route: Route, params: Record<string, string>): Promise<('POST' | 'PUT')[]> {
   const user = req.requester.user;
@@ -49,6 +51,11 @@ export function restFacade(routes: readonly Route[]): RequestHandler {
         return writeOutcome(res, method, procedure, await callProcedure(req, procedure.path, { ...(await readBody(req, res)), ...params }));
       }
       const query = procedure.voidInput ? undefined : { ...queryOf(req), ...params };
+      // The browsable page shows a list a page at a time, with Previous and Next links; JSON keeps the whole array.
+      if (procedure.paged && res.locals.format === 'html' && query) {
+        query.limit ??= String(BROWSABLE_LIMIT);
+        res.locals.listPage = { limit: Number(query.limit), cursor: query.cursor };
+      }
       // A list asked for whole, in JSON, is streamed page by page: its memory stays flat however long it is.
       if (procedure.paged && res.locals.format === 'json' && query?.limit === undefined) {
         return await streamList(res, async (cursor) => {

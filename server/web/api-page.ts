@@ -8,9 +8,10 @@ import { urls, type Urls } from '../http/urls';
 import { html, type Html } from './html';
 import { jsonView, type LinkContext } from './json-view';
 import { layout } from './layout';
+import { pager } from './pager';
 import { deleteForm, snippetForm, submittedValues, type FieldErrors } from './snippet-form';
 
-const SHOWN_HEADERS = ['allow', 'content-type', 'vary', 'www-authenticate', 'retry-after', 'location'];
+const SHOWN_HEADERS = ['allow', 'content-type', 'link', 'vary', 'www-authenticate', 'retry-after', 'location'];
 
 function isSnippet(body: unknown): body is Snippet {
   return !!body && typeof body === 'object' && 'code' in body && 'owner' in body && 'id' in body;
@@ -30,6 +31,9 @@ function breadcrumbs(reverse: Urls['reverse'], routeName: string | undefined, vi
 }
 
 function extraLinks(reverse: Urls['reverse'], routeName: string | undefined, body: unknown): Html {
+  if (routeName === 'api-root') {
+    return html`<p class="views"><a id="docs-link" href="/docs">API reference</a> · <a id="openapi-link" href="/openapi.json">OpenAPI document</a></p>`;
+  }
   if (routeName !== 'snippet-detail' || !isSnippet(body)) return html``;
   return html`<p class="views"><a id="highlight-link" href="${reverse('snippet-highlight', { id: body.id })}">Highlighted</a>
  · <a id="raw-link" href="${reverse('snippet-raw', { id: body.id })}">Raw</a></p>`;
@@ -80,12 +84,19 @@ export async function renderApiPage(req: Request, res: Response, status: number,
     const value = name === 'content-type' ? 'application/json' : res.getHeader(name);
     return value === undefined ? [] : [html`<b>${name.replace(/(^|-)\w/g, (s) => s.toUpperCase())}:</b> ${String(value)}\n`];
   });
+  const pages = await pager(req, res, status);
+  const formSection = await forms(req, res, reverse, routeName, status, body);
+  // The list's create form comes first: below a page of snippets a visitor would scroll to find it.
+  const formFirst = routeName === 'snippet-list';
   const content = html`${breadcrumbs(reverse, routeName, viewName)}
 <h1>${viewName}</h1>
 ${extraLinks(reverse, routeName, body)}
+${formFirst ? formSection : ''}
 <div class="request"><b>${req.method}</b> ${req.originalUrl}</div>
+${pages}
 <div class="response" id="response"><pre class="headers"><b>HTTP ${status} ${STATUS_CODES[status] ?? ''}</b>
 ${headers}</pre><pre class="json">${jsonView(body, ctx)}</pre></div>
-${await forms(req, res, reverse, routeName, status, body)}`;
+${pages}
+${formFirst ? '' : formSection}`;
   return layout(req, res, viewName, content);
 }

@@ -92,6 +92,23 @@ export async function snippetPage(limit: number, cursor?: string): Promise<{ ite
   return { items, next: more && last ? encodeCursor(last) : undefined };
 }
 
+/**
+ * The cursor of the page before the one `cursor` starts, for the browsable list's Previous link: the `limit` snippets
+ * up to the cursor's key, read backwards. `{}` when that page is the first one (it has no cursor); undefined when
+ * nothing comes before the cursor (the page is the first already). The JSON API has no such link: its paging runs one
+ * way, and the previous page is an ordinary forward page from this cursor.
+ */
+export async function previousCursor(limit: number, cursor: string): Promise<{ cursor?: string } | undefined> {
+  const key = decodeCursor(cursor);
+  const rows = await select<Key>(
+    'SELECT s.id, s.created FROM snippets s WHERE s.created < ? OR (s.created = ? AND s.id <= ?) ORDER BY s.created DESC, s.id DESC LIMIT ?',
+    [key.created, key.created, key.id, limit + 1],
+  );
+  if (!rows.length) return undefined;
+  const before = rows[limit];
+  return before ? { cursor: encodeCursor(before) } : {};
+}
+
 /** The id of the snippet's owner, or undefined when there is no such snippet. */
 export async function snippetOwnerId(id: number): Promise<number | undefined> {
   const [row] = await select<{ owner_id: number }>('SELECT owner_id FROM snippets WHERE id = ?', [id]);

@@ -58,4 +58,17 @@ describe('pages in Chromium', function () {
     expect(problems).to.deep.equal([]);
     await page.close();
   });
+
+  it('the API root page links the API reference, which renders', async () => {
+    const page = await h.browser.newPage();
+    const { problems } = watch(page);
+    await page.goto(`${h.base}/`);
+    await Promise.all([page.waitForURL(`${h.base}/docs`), page.click('#docs-link')]);
+    await page.locator('.opblock').first().waitFor();
+    await page.goBack();
+    await Promise.all([page.waitForURL(`${h.base}/openapi.json`), page.click('#openapi-link')]);
+    expect(JSON.parse(await page.locator('body').innerText())).to.have.property('openapi');
+    expect(problems).to.deep.equal([]);
+    await page.close();
+  });
 });

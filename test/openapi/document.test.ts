@@ -57,13 +57,15 @@ describe('GET /openapi.json', () => {
       }
     }
 
-    it('keeps the trailing slash on every path', () => {
-      expect(Object.keys(doc.paths ?? {})).to.have.members(['/snippets/', '/snippets/{id}/', '/users/', '/users/{id}/']);
+    it('keeps the trailing slash on every path of the routing table', () => {
+      expect(Object.keys(doc.paths ?? {})).to.include.members(['/snippets/', '/snippets/{id}/', '/users/', '/users/{id}/']);
     });
 
-    it('documents only what is served (no PATCH, no extra operations)', () => {
+    it('documents only what the routing table serves on its paths (no PATCH, no extra operations)', () => {
       for (const [path, item] of Object.entries(doc.paths ?? {})) {
-        const route = ROUTES.find((r) => r.pattern.test(path.replace('{id}', '42')))!;
+        const route = ROUTES.find((r) => r.pattern.test(path.replace('{id}', '42')));
+        if (!route) continue; // the paths served beside the facade: coverage.test.ts
+
         const documented = ['get', 'post', 'put', 'delete', 'patch', 'head', 'options'].filter((m) => m in item);
         expect(documented.map((m) => m.toUpperCase())).to.have.members(Object.keys(route.procedures));
       }
@@ -159,7 +161,7 @@ describe('GET /openapi.json', () => {
     });
 
     it('lists only the configured schemes, and no 401 when the first one has no challenge', async () => {
-      const sessionFirst = await fetchDocument({ AUTH_SCHEMES: ['session', 'basic'], TOKEN_AUTH_PATH: 'api-token-auth/' });
+      const sessionFirst = await fetchDocument({ AUTH_SCHEMES: ['session', 'basic'], TOKEN_AUTH_PATH: 'api-token-auth/', API_AUTH_PREFIX: 'api-auth/' });
       expect(Object.keys(sessionFirst.components?.securitySchemes ?? {})).to.deep.equal(['session', 'basic']);
       expect(operation(sessionFirst, '/snippets/', 'post').responses).not.to.have.property('401');
       expect(operation(sessionFirst, '/snippets/', 'post').responses).to.have.property('403');

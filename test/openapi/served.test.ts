@@ -3,7 +3,11 @@ import { expect } from 'chai';
 import type { OpenAPIObject, SchemaObject } from 'openapi3-ts/oas31';
 import { makeUser, resetDatabase } from '../support/db';
 import { api, basic } from '../support/http';
+import { appRouter } from '../../src/routers';
+import { routesOf } from '../../server/rest/routes';
 import { fetchDocument, operation, response, statuses, type HttpMethod } from './support';
+
+const ROUTES = routesOf(appRouter);
 
 describe('/openapi.json as served by createApp()', () => {
   let doc: OpenAPIObject;
@@ -18,8 +22,9 @@ describe('/openapi.json as served by createApp()', () => {
     snippetId = (await api().post('/snippets/').set('Authorization', basic('alice')).send({ code: 'x = 1' }).expect(201)).body.id;
   });
 
-  it('every documented operation answers its documented success status', async () => {
+  it('every documented operation of the routing table answers its documented success status', async () => {
     for (const [path, item] of Object.entries(doc.paths ?? {})) {
+      if (!ROUTES.some((r) => r.pattern.test(path.replace('{id}', '42')))) continue; // the others: coverage.test.ts
       for (const method of ['get', 'post', 'put', 'delete'] as HttpMethod[]) {
         const op = item[method];
         if (!op) continue;

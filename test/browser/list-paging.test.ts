@@ -1,0 +1,87 @@
+// The browsable snippet list in Chromium: a page at a time with Next and Previous links, the create form first.
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import { makeUser, resetDatabase } from '../support/db';
+import { startBrowser, watch, type Harness } from '../support/browser';
+import { api, basic } from '../support/http';
+
+const SNIPPETS = 25;
+
+describe('the browsable snippet list, paged, in Chromium', function () {
+  this.timeout(600_000);
+  let h: Harness;
+  let ids: number[];
+
+  before(async () => {
+    h = await startBrowser();
+    await resetDatabase();
+    await makeUser('alice');
+    ids = [];
+    for (let i = 0; i < SNIPPETS; i++) {
+      ids.push((await api().post('/snippets/').set('Authorization', basic('alice')).send({ title: `snippet ${i}`, code: `x = ${i}` }).expect(201)).body.id);
+    }
+  });
+  after(async () => h?.close());
+
+  /** The ids of the snippets the page shows: its response block is the JSON it renders. */
+  async function shownIds(page: Page): Promise<number[]> {
+    return (JSON.parse((await page.locator('.response pre.json').textContent()) ?? '') as { id: number }[]).map((s) => s.id);
+  }
+
+  async function follow(page: Page, rel: 'next' | 'previous'): Promise<void> {
+    await Promise.all([page.waitForEvent('load'), page.locator(`nav.pager a.${rel}`).first().click()]);
+  }
+
+  it('shows 20 snippets, Next leads to the other 5, Previous returns; the create form is on the first screen', async () => {
+    const page = await h.browser.newPage();
+    const { problems } = watch(page);
+    await page.goto(`${h.base}/api-auth/login/?next=/snippets/`);
+    await page.fill('#id_username', 'alice');
+    await page.fill('#id_password', 'alicepass');
+    await Promise.all([page.waitForURL(`${h.base}/snippets/`), page.click('#login-form button[type=submit]')]);
+
+    expect(await shownIds(page)).to.deep.equal(ids.slice(0, 20));
+    expect(await page.locator('nav.pager a.previous').count(), 'no Previous on the first page').to.equal(0);
+    const form = (await page.locator('#create-form').boundingBox())!;
+    const response = (await page.locator('#response').boundingBox())!;
+    expect(form.y, 'the form above the list').to.be.below(response.y);
+    expect(form.y, 'the form on the first screen').to.be.below(page.viewportSize()!.height);
+    expect(await page.locator('.response .headers').textContent()).to.match(/Link:.*rel="next"/);
+
+    await follow(page, 'next');
+    expect(new URL(page.url()).searchParams.get('cursor')).to.be.a('string');
+    expect(await shownIds(page)).to.deep.equal(ids.slice(20));
+    expect(await page.locator('nav.pager a.next').count(), 'no Next on the last page').to.equal(0);
+
+    await follow(page, 'previous');
+    expect(page.url()).to.equal(`${h.base}/snippets/`);
+    expect(await shownIds(page)).to.deep.equal(ids.slice(0, 20));
+    expect(problems).to.deep.equal([]);
+    await page.close();
+  });
+
+  it('keeps a limit the URL gives, forward and back through a middle page', async () => {
+    const page = await h.browser.newPage();
+    const { problems } = watch(page);
+    await page.goto(`${h.base}/snippets/?limit=10`);
+    expect(await shownIds(page)).to.deep.equal(ids.slice(0, 10));
+    await follow(page, 'next');
+    expect(await shownIds(page)).to.deep.equal(ids.slice(10, 20));
+    await follow(page, 'next');
+    expect(await shownIds(page)).to.deep.equal(ids.slice(20));
+    await follow(page, 'previous');
+    expect(new URL(page.url()).searchParams.get('limit')).to.equal('10');
+    expect(await shownIds(page)).to.deep.equal(ids.slice(10, 20));
+    await follow(page, 'previous');
+    expect(await shownIds(page)).to.deep.equal(ids.slice(0, 10));
+    expect(await page.locator('nav.pager a.previous').count()).to.equal(0);
+    expect(problems).to.deep.equal([]);
+    await page.close();
+  });
+
+  it('leaves the JSON list whole', async () => {
+    const res = await api().get('/snippets/').expect(200);
+    expect(res.headers.link).to.equal(undefined);
+    expect((res.body as { id: number }[]).map((s) => s.id)).to.deep.equal(ids);
+  });
+});
