@@ -29,7 +29,7 @@ declare module 'express-serve-static-core' {
     csrfToken?: string;
     /** The REST route matched, for the browsable page's title and breadcrumbs. */
     route?: MatchedRoute;
-    /** The page of a paged list the browsable page shows (its limit, defaulted, and cursor): its pager links. */
-    listPage?: { limit: number; cursor?: string };
+    /** The page of a paged list the browsable page shows (its limit, defaulted, its cursor and the next): its pager links. */
+    listPage?: { limit: number; cursor?: string; next?: string };
   }
 }

@@ -53,7 +53,7 @@ export function buildOpenApiDocument(options: SecurityOptions = DEFAULT_SECURITY
       { name: 'api', description: 'The API root and this description.' },
       { name: 'operations', description: 'Probes for load balancers and orchestrators.' },
     ],
-    paths: { ...servicePaths(options), ...servedPaths(routes, generated.paths ?? {}, options), ...authPaths(options) },
+    paths: { ...servedPaths(routes, generated.paths ?? {}, options), ...servicePaths(options), ...authPaths(options) },
     components: {
       schemas: {
         ...generatedSchemas,

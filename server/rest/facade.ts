@@ -64,7 +64,9 @@ export function restFacade(routes: readonly Route[]): RequestHandler {
           return outcome.data as Page;
         });
       }
-      writeOutcome(res, method, procedure, await callProcedure(req, procedure.path, query));
+      const outcome = await callProcedure(req, procedure.path, query);
+      if (res.locals.listPage && outcome.ok) res.locals.listPage.next = (outcome.data as Page).next;
+      writeOutcome(res, method, procedure, outcome);
     } catch (err) {
       next(err);
     }
