@@ -89,8 +89,8 @@ describe('Redis unreachable (REDIS_URL of a closed port)', function () {
     const sessionid = encodeURIComponent(`s:${sign('some-session-id', env.SECRET_KEY!)}`);
     const again = await fetch(`${service.base}/api-auth/login/`, { headers: { 'X-Forwarded-For': '192.0.2.1', Cookie: `sessionid=${sessionid}` } });
     expect(again.status).to.equal(503);
-    expect(again.headers.get('retry-after')).to.equal('5');
-    expect(await again.json()).to.deep.equal({ detail: 'Sessions are unavailable at the moment; try again shortly.' });
+    expect(again.headers.get('retry-after')).to.equal('1');
+    expect(await again.json()).to.deep.equal({ detail: 'The service is unavailable at the moment; try again shortly.' });
     expect(service.child.exitCode).to.equal(null);
     expect((await fetch(`${service.base}/healthz`)).status).to.equal(200);
   });
