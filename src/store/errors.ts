@@ -8,7 +8,9 @@ export const STORE_DOWN = 'The service is unavailable at the moment; try again s
 /** What every 503 of a store (busy or out of reach) says in Retry-After, in seconds. */
 export const RETRY_AFTER_SECONDS = 1;
 
-const BUSY_NAMES = new Set(['SequelizeTimeoutError', 'SequelizeConnectionAcquireTimeoutError']);
+// No connection free within DATABASE_TIMEOUT_MS is not counted busy: on MySQL/MariaDB it is most often a server that
+// stopped answering (a ConnectionError, below).
+const BUSY_NAMES = new Set(['SequelizeTimeoutError']);
 const BUSY_CODES = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'ER_LOCK_WAIT_TIMEOUT', 'ER_LOCK_DEADLOCK']);
 /**
  * A server refused, lost, or never answered (past DATABASE_TIMEOUT_MS: mysql2's PROTOCOL_SEQUENCE_TIMEOUT, ETIMEDOUT),

@@ -63,7 +63,7 @@ describe('Redis hung or stopped under a running service (REDIS_URL)', function (
   /** What every kind of request gets while Redis is away: reads answer, the login form is a 503 that sets no cookie. */
   async function expectServedWithoutRedis(base: string): Promise<void> {
     const basic = `Basic ${Buffer.from('alice:alicepass').toString('base64')}`;
-    for (const headers of [{}, { Authorization: `Token ${token}` }, { Authorization: basic }]) {
+    for (const headers of [{}, { Authorization: `Token ${token}` }, { Authorization: basic }] as Record<string, string>[]) {
       const res = await get(`${base}/snippets/`, headers);
       expect(res.status, JSON.stringify(headers)).to.equal(200);
     }
