@@ -80,7 +80,8 @@ describe('Redis unreachable (REDIS_URL of a closed port)', function () {
 
   it('the process keeps serving: throttling falls back to its own memory, a session it cannot read is a 503 with Retry-After', async () => {
     const env = serviceEnv({ REDIS_URL: 'redis://127.0.0.1:1/0', THROTTLE_ANON: '2/minute', TRUST_PROXY: 'true', LOG_LEVEL: 'silent' });
-    service = await startService(env);
+    service = await startService(env, { probe: '/healthz' });
+    expect((await fetch(`${service.base}/readyz`)).status).to.equal(503);
     expect((await fetch(`${service.base}/users/`)).status).to.equal(200);
     expect((await fetch(`${service.base}/users/`)).status).to.equal(200);
     expect((await fetch(`${service.base}/users/`)).status).to.equal(429);
