@@ -23,6 +23,18 @@ interface Current {
   watchdog: NodeJS.Timeout;
 }
 
+/** The watchdog's state: a PING in flight; since when the client has not been ready. */
+interface Watch {
+  probing: boolean;
+  notReadySince?: number;
+}
+
+/**
+ * A connection not ready after this many deadlines is started again: its handshake may be waiting for a server that
+ * went silent (node-redis bounds the TCP connect, not the commands of the handshake), and would wait forever.
+ */
+const STALLED_CONNECT_DEADLINES = 5;
+
 let current: Current | undefined;
 
 type RedisConfig = Pick<Config, 'REDIS_URL' | 'LOG_LEVEL'> & Partial<Pick<Config, 'REDIS_TIMEOUT_MS'>>;
@@ -36,7 +48,7 @@ type RedisConfig = Pick<Config, 'REDIS_URL' | 'LOG_LEVEL'> & Partial<Pick<Config
  * node-redis drops a command's timeout once the command is written, so a server that accepts the bytes and never
  * answers (hung, SIGSTOPped, a half-open connection) would hold every command forever: the watchdog below PINGs it,
  * and a PING unanswered within the deadline drops the connection, which fails the commands waiting on it, and starts
- * a new one (ready again once the server answers).
+ * a new one (ready again once the server answers; one stalled in its handshake is started again).
  */
 export function redisClient(config: RedisConfig): Redis {
   if (current) return current.client;
@@ -61,26 +73,42 @@ export function redisClient(config: RedisConfig): Redis {
   });
   const connected = client.connect();
   connected.catch(() => {}); // reported by the 'error' listener
-  const watchdog = setInterval(() => void watch(client, timeoutMs, log), Math.max(50, timeoutMs / 2)).unref();
+  const state: Watch = { probing: false };
+  const watchdog = setInterval(() => void watch(client, state, timeoutMs, log), Math.max(50, timeoutMs / 2)).unref();
   current = { client, connected, timeoutMs, watchdog };
   return client;
 }
 
-let probing = false;
-
-/** One PING of a ready client; unanswered within the deadline, the connection is dropped and a new one started. */
-async function watch(client: Redis, timeoutMs: number, log: ReturnType<typeof createLogger>): Promise<void> {
-  if (probing || !client.isReady) return;
-  probing = true;
+/**
+ * One PING of a ready client; unanswered within the deadline, the connection is dropped and a new one started. A
+ * client not ready for STALLED_CONNECT_DEADLINES deadlines is started afresh too.
+ */
+async function watch(client: Redis, state: Watch, timeoutMs: number, log: ReturnType<typeof createLogger>): Promise<void> {
+  if (state.probing || current?.client !== client) return;
+  if (!client.isReady) {
+    state.notReadySince ??= Date.now();
+    if (client.isOpen && Date.now() - state.notReadySince > STALLED_CONNECT_DEADLINES * timeoutMs) {
+      state.notReadySince = Date.now();
+      reconnect(client);
+    }
+    return;
+  }
+  state.notReadySince = undefined;
+  state.probing = true;
   try {
     if (await answers(client, timeoutMs)) return;
     if (current?.client !== client) return; // closed meanwhile
     log.warn({ timeoutMs }, 'redis did not answer a PING in time; reconnecting');
-    client.destroy();
-    client.connect().catch(() => {});
+    reconnect(client);
   } finally {
-    probing = false;
+    state.probing = false;
   }
+}
+
+/** Drops the connection (its waiting commands fail) and starts a new one in the background. */
+function reconnect(client: Redis): void {
+  client.destroy();
+  client.connect().catch(() => {}); // reported by the 'error' listener
 }
 
 /** Whether the client's server answers a PING within `timeoutMs` (an error is an answer too: the link works). */
@@ -119,7 +147,7 @@ export function isRedisOutage(err: unknown): boolean {
     redis.SocketClosedUnexpectedlyError,
     redis.SocketTimeoutError,
     redis.ReconnectStrategyError,
-  ].some((type) => typeof type === 'function' && err instanceof type);
+  ].some((type) => err instanceof type);
 }
 
 /** Resolves once the client is connected, or after REDIS_TIMEOUT_MS if it is not (callers then meet errors, not a wait). */
