@@ -6,7 +6,6 @@ import { NOT_AUTHENTICATED, SERVER_ERROR } from './errors';
 import { tracked } from './inflight';
 import { unavailableDetail } from './store/errors';
 
-
 /**
  * What a procedure's `.meta` says of its REST route, beside trpc-to-openapi's `openapi` (path, method): the route's
  * name (`snippet-list`; links are built by it) and, for a list, that its output is a page, `{ items, next }`.

@@ -31,14 +31,14 @@ function freePort(): Promise<number> {
     const probe = createServer();
     probe.once('error', reject);
     probe.listen(0, '127.0.0.1', () => {
-      const { port } = (probe.address() as AddressInfo);
+      const { port } = probe.address() as AddressInfo;
       probe.close(() => resolve(port));
     });
   });
 }
 
 /** Resolves once `ready()` holds; a bound for a start that hangs, not a measure. */
-async function until(what: string, ready: () => boolean | Promise<boolean>, child: ChildProcess, log: () => string): Promise<void> {
+async function until(what: string, ready: () => Promise<boolean>, child: ChildProcess, log: () => string): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (!(await ready())) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${what} did not start: ${log()}`);
@@ -53,16 +53,25 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-function ownServer(name: string, port: number, dir: string, command: () => [string, string[]], ready: () => Promise<boolean>): Promise<OwnServer> {
+interface Spec {
+  bin: string;
+  args: string[];
+  url: string;
+  port: number;
+  /** The temporary directory, removed by close(). */
+  dir: string;
+  ready: () => Promise<boolean>;
+}
+
+async function ownServer({ bin, args, url, port, dir, ready }: Spec): Promise<OwnServer> {
   let child: ChildProcess | undefined;
   let output = '';
   const start = async () => {
-    const [bin, args] = command();
     const c = (child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
     output = '';
     c.stdout!.on('data', (d: Buffer) => (output += d.toString()));
     c.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-    await until(name, ready, c, () => output);
+    await until(bin, ready, c, () => output);
   };
   const stop = async () => {
     const c = child;
@@ -74,7 +83,7 @@ function ownServer(name: string, port: number, dir: string, command: () => [stri
     await exited;
   };
   const server: OwnServer = {
-    url: '',
+    url,
     port,
     hang: () => void child?.kill('SIGSTOP'),
     resume: () => void child?.kill('SIGCONT'),
@@ -85,15 +94,16 @@ function ownServer(name: string, port: number, dir: string, command: () => [stri
       rmSync(dir, { recursive: true, force: true });
     },
   };
-  return start().then(() => server);
+  await start();
+  return server;
 }
 
 /** redis-server without persistence on a free port. */
 export async function startRedis(): Promise<OwnServer> {
   const port = await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), 'snippets-redis-'));
-  const server = await ownServer('redis-server', port, dir, () => ['redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir]], () => accepts(port));
-  return Object.assign(server, { url: `redis://127.0.0.1:${port}/0` });
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
+  return ownServer({ bin: 'redis-server', args, url: `redis://127.0.0.1:${port}/0`, port, dir, ready: () => accepts(port) });
 }
 
 /** mariadbd on a free port with a fresh data directory, no grant tables (any user gets in), database `snippets`. */
@@ -120,6 +130,5 @@ export async function startMariadb(): Promise<OwnServer> {
   ];
   writeFileSync(path.join(dir, 'init.sql'), 'CREATE DATABASE IF NOT EXISTS snippets CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;\n');
   const answers = async () => spawnSync('mariadb-admin', ['--no-defaults', '-h127.0.0.1', `-P${port}`, '-uroot', '--connect-timeout=2', 'ping']).status === 0;
-  const server = await ownServer('mariadbd', port, dir, () => ['mariadbd', args], answers);
-  return Object.assign(server, { url: `mysql://root@127.0.0.1:${port}/snippets` });
+  return ownServer({ bin: 'mariadbd', args, url: `mysql://root@127.0.0.1:${port}/snippets`, port, dir, ready: answers });
 }
