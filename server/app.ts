@@ -42,7 +42,7 @@ export function createApp(config: Config, log: Logger = createLogger(config.LOG_
   app.locals.renderPage = renderApiPage;
   app.use(securityHeaders);
   // Probes answer before authentication and throttling: a load balancer sends no credentials.
-  app.use(healthRoutes());
+  app.use(healthRoutes(config));
   app.use('/static', staticAssets);
   app.get('/favicon.ico', favicon);
   app.use(negotiation);

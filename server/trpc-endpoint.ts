@@ -5,6 +5,7 @@ import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import { requestContext } from './auth/context';
 import { appRouter } from '../src/routers';
 import { sendError } from './http/respond';
+import { RETRY_AFTER_SECONDS } from '../src/store/errors';
 
 /** tRPC answers queries to GET and mutations to POST; any other method made it throw (a 500). */
 const METHODS = new Set(['GET', 'POST']);
@@ -22,6 +23,8 @@ export function trpcEndpoint(challenge: string | undefined): Router {
           if (error.code === 'INTERNAL_SERVER_ERROR' && req.res) req.res.err = error.cause ?? error;
         },
         responseMeta: ({ errors }) => {
+          // A store busy or out of reach (tRPC answers SERVICE_UNAVAILABLE with 503): when to try again, as on REST paths.
+          if (errors.some((e) => e.code === 'SERVICE_UNAVAILABLE')) return { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } };
           if (!errors.some((e) => e.code === 'UNAUTHORIZED')) return {};
           return challenge ? { headers: { 'WWW-Authenticate': challenge } } : { status: 403 };
         },

@@ -104,11 +104,18 @@ const EnvSchema = z.object({
    * Retry-After (writes of one process never wait for each other: they share one connection).
    */
   SQLITE_BUSY_TIMEOUT_MS: integer(0, 600000, 5000),
+  /**
+   * MySQL/MariaDB: the deadline of a connect, of waiting for a pooled connection, and of one query. Past it the request
+   * answers 503 with Retry-After rather than waiting for a server that does not answer.
+   */
+  DATABASE_TIMEOUT_MS: integer(100, 600000, 5000),
   /** redis://[user:pass@]host:port[/db] (rediss:// for TLS): sessions and throttle counters live there; unset, in the database. */
   REDIS_URL: z.preprocess(
     (v) => (v === '' ? undefined : v),
     z.url({ protocol: /^rediss?$/, hostname: /./, error: 'expected redis://[user:pass@]host:port[/db] or rediss://...' }).optional(),
   ),
+  /** The deadline of a connect to Redis and of one command; a server silent that long is taken for hung and reconnected. */
+  REDIS_TIMEOUT_MS: integer(100, 600000, 2000),
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   AUTH_SCHEMES: z
     .string()

@@ -2,9 +2,9 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { Context } from './context';
-import { NOT_AUTHENTICATED } from './errors';
+import { NOT_AUTHENTICATED, SERVER_ERROR } from './errors';
 import { tracked } from './inflight';
-import { isStoreBusy, STORE_BUSY } from './store/errors';
+import { unavailableDetail } from './store/errors';
 
 /**
  * What a procedure's `.meta` says of its REST route, beside trpc-to-openapi's `openapi` (path, method): the route's
@@ -16,17 +16,25 @@ export type RouteMeta = {
   paged?: boolean;
 };
 
-// Never a stack trace in an answer, whatever NODE_ENV says.
-const t = initTRPC.context<Context>().meta<OpenApiMeta<RouteMeta>>().create({ isDev: false });
+// Never a stack trace in an answer, whatever NODE_ENV says; nor an unexpected error's own message.
+const t = initTRPC
+  .context<Context>()
+  .meta<OpenApiMeta<RouteMeta>>()
+  .create({
+    isDev: false,
+    errorFormatter: ({ shape, error }) => (error.code === 'INTERNAL_SERVER_ERROR' ? { ...shape, message: SERVER_ERROR } : shape),
+  });
 
 export const router = t.router;
 /**
  * Every procedure is counted in flight: a shutdown lets it finish (a client that hung up does not stop a save). A store
- * that stayed busy past its bound is the service's momentary trouble, not a fault: SERVICE_UNAVAILABLE (503).
+ * that stayed busy past its bound, or is out of reach, is the service's momentary trouble, not a fault:
+ * SERVICE_UNAVAILABLE (503).
  */
 export const publicProcedure = t.procedure.use(async ({ next }) => {
   const result = await tracked(() => next());
-  if (!result.ok && isStoreBusy(result.error.cause)) throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: STORE_BUSY, cause: result.error.cause });
+  const unavailable = !result.ok && unavailableDetail(result.error.cause);
+  if (unavailable) throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: unavailable, cause: result.error.cause });
   return result;
 });
 export const createCallerFactory = t.createCallerFactory;

@@ -8,7 +8,8 @@ import { redisClient } from '../../src/store/redis';
 import { secretKey } from '../../src/store/secret-key';
 import { mediaType, readBody } from '../http/body';
 import { mountPath } from '../http/urls';
-import { sendError } from '../http/respond';
+import { sendUnavailable } from '../http/errors';
+import { STORE_DOWN, unavailableDetail } from '../../src/store/errors';
 import { CSRF_FIELD, CSRF_HEADER, type Csrf } from './csrf';
 import { DatabaseSessionStore } from './session-store';
 import { PermissionDenied, type Scheme } from './types';
@@ -36,12 +37,11 @@ export function sessionMiddleware(config: Config): RequestHandler {
   });
   const pages = mountPath(config.API_AUTH_PREFIX);
   const cookie = `${SESSION_COOKIE}=`;
-  // A store that cannot answer (Redis or the database down) is the service's trouble, not the client's: 503.
-  const unavailable = (res: Response) => sendError(res, 503, 'Sessions are unavailable at the moment; try again shortly.', { 'Retry-After': '5' });
+  // A store that cannot answer (Redis or the database down or hung) is the service's trouble, not the client's: 503.
   return (req, res, next) => {
     if (!req.headers.cookie?.includes(cookie) && !req.path.startsWith(pages)) return next();
     // express-session also reports a failed save at the end of a response already sent: Express handles that one.
-    sessions(req, res, (err?: unknown) => (!err ? next() : res.headersSent ? next(err) : unavailable(res)));
+    sessions(req, res, (err?: unknown) => (!err ? next() : res.headersSent ? next(err) : sendUnavailable(req, res, unavailableDetail(err) ?? STORE_DOWN)));
   };
 }
 

@@ -5,9 +5,10 @@ import sqlite3 from 'sqlite3';
 import type { Config } from '../config';
 import { initModels } from '../models';
 import { Gate } from './gate';
+import { mysql2WithDeadline, withDeadline } from './mysql-deadline';
 
 type StoreConfig = Pick<Config, 'DATABASE_URL'> &
-  Partial<Pick<Config, 'DATABASE_REPLICA_URLS' | 'DATABASE_POOL_MAX' | 'SQLITE_SYNCHRONOUS' | 'SQLITE_BUSY_TIMEOUT_MS'>>;
+  Partial<Pick<Config, 'DATABASE_REPLICA_URLS' | 'DATABASE_POOL_MAX' | 'SQLITE_SYNCHRONOUS' | 'SQLITE_BUSY_TIMEOUT_MS' | 'DATABASE_TIMEOUT_MS'>>;
 
 interface Open {
   sequelize: Sequelize;
@@ -20,6 +21,8 @@ interface Open {
   /** MySQL/MariaDB: pools for SELECTs, one per replica (or DATABASE_URL's), taken in turn. */
   mysqlReaders: Pool[];
   nextMysqlReader: number;
+  /** MySQL/MariaDB: DATABASE_TIMEOUT_MS, the deadline of a connect, a wait for a pooled connection, a statement. */
+  timeoutMs: number;
 }
 
 /**
@@ -59,6 +62,7 @@ export function openDatabase(config: StoreConfig): Sequelize {
   let sequelize: Sequelize;
   let pragmas: string[] = [];
   let mysqlReaders: Pool[] = [];
+  const timeoutMs = config.DATABASE_TIMEOUT_MS ?? 5000;
   if (url.startsWith('sqlite:')) {
     const storage = url.slice('sqlite:'.length) || ':memory:';
     // No retries: Sequelize would try a busy write five times, each waiting the busy timeout, where one wait is the bound.
@@ -93,20 +97,24 @@ export function openDatabase(config: StoreConfig): Sequelize {
         connectionLimit: config.DATABASE_POOL_MAX ?? 10,
         maxIdle: 0,
         idleTimeout: 10000,
+        connectTimeout: timeoutMs,
       });
     });
+    for (const pool of mysqlReaders) pool.on('connection', (connection) => withDeadline(connection, timeoutMs));
     sequelize = new Sequelize(url.replace(/^mariadb:/, 'mysql:'), {
       ...common,
       dialect: 'mysql',
-      dialectOptions: { charset: 'utf8mb4', supportBigNumbers: true },
+      // Every statement under the deadline; the connect under connectTimeout, the wait for a connection under acquire.
+      dialectModule: mysql2WithDeadline(timeoutMs),
+      dialectOptions: { charset: 'utf8mb4', supportBigNumbers: true, connectTimeout: timeoutMs },
       define: { ...common.define, charset: 'utf8mb4', collate: 'utf8mb4_bin' },
-      pool: { max: config.DATABASE_POOL_MAX ?? 10, min: 0, idle: 10000 },
+      pool: { max: config.DATABASE_POOL_MAX ?? 10, min: 0, idle: 10000, acquire: timeoutMs },
       // With replicas, Sequelize sends SELECTs (outside transactions) to them in turn and writes to DATABASE_URL.
       ...(replicas.length ? { replication: { read: replicas.map(server), write: server(url) } } : {}),
     });
   }
   initModels(sequelize);
-  current = { sequelize, pragmas, idleReaders: [], readerGate: new Gate(SQLITE_READERS), mysqlReaders, nextMysqlReader: 0 };
+  current = { sequelize, pragmas, idleReaders: [], readerGate: new Gate(SQLITE_READERS), mysqlReaders, nextMysqlReader: 0, timeoutMs };
   return sequelize;
 }
 
@@ -204,7 +212,30 @@ export function mysqlReader(): Pool {
   return open.mysqlReaders[open.nextMysqlReader++ % open.mysqlReaders.length]!;
 }
 
-/** For /readyz: resolves when the database answers a query. */
+/**
+ * Settles as `work` does, or rejects with ETIMEDOUT (a 503 with Retry-After, src/store/errors.ts) after `ms`; `work`
+ * goes on, under its own deadlines, and whatever it settles to is dropped.
+ */
+export async function deadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`no answer from the database within ${ms} ms`), { code: 'ETIMEDOUT' })), ms);
+  });
+  work.catch(() => {});
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** DATABASE_TIMEOUT_MS of the open database. */
+export function databaseTimeout(): number {
+  if (!current) throw new Error('openDatabase() has not been called');
+  return current.timeoutMs;
+}
+
+/** For /readyz: resolves when the database answers a query within DATABASE_TIMEOUT_MS. */
 export async function ping(): Promise<void> {
-  await database().query('SELECT 1');
+  await deadline(database().query('SELECT 1'), databaseTimeout());
 }

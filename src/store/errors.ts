@@ -1,21 +1,75 @@
-// Storage errors the callers act on, recognised in one place: a store busy past its bound (a 503), a duplicate key.
-import { UniqueConstraintError } from 'sequelize';
+// Storage errors the callers act on, recognised in one place: a store busy past its bound or out of reach (a 503), a
+// duplicate key.
+import { ConnectionError, UniqueConstraintError } from 'sequelize';
+import { isRedisOutage } from './redis';
 
 export const STORE_BUSY = 'The database is busy at the moment; try again shortly.';
-/** What a busy answer's Retry-After says, in seconds. */
-export const STORE_BUSY_RETRY_AFTER = 1;
+export const STORE_DOWN = 'The service is unavailable at the moment; try again shortly.';
+/** What every 503 of a store (busy or out of reach) says in Retry-After, in seconds. */
+export const RETRY_AFTER_SECONDS = 1;
 
-const BUSY_NAMES = new Set(['SequelizeTimeoutError', 'SequelizeConnectionAcquireTimeoutError']);
+// No connection free within DATABASE_TIMEOUT_MS is not counted busy: on MySQL/MariaDB it is most often a server that
+// stopped answering (a ConnectionError, below).
+const BUSY_NAMES = new Set(['SequelizeTimeoutError']);
 const BUSY_CODES = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'ER_LOCK_WAIT_TIMEOUT', 'ER_LOCK_DEADLOCK']);
+/**
+ * A server refused, lost, or never answered (past DATABASE_TIMEOUT_MS: mysql2's PROTOCOL_SEQUENCE_TIMEOUT, ETIMEDOUT),
+ * or the disk cannot take the write: none is the request's fault, and none is a bug.
+ */
+const DOWN_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'EAI_AGAIN',
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR',
+  'ER_CON_COUNT_ERROR',
+  'ER_SERVER_SHUTDOWN',
+  'ER_CONNECTION_KILLED',
+  'SQLITE_FULL',
+  'SQLITE_IOERR',
+  'SQLITE_CANTOPEN',
+]);
 
-/** Whether an error (or one it wraps: tRPC's cause, Sequelize's parent) says the store was busy. */
-export function isStoreBusy(err: unknown): boolean {
+/** The error and those it wraps (tRPC's cause, Sequelize's parent), a few deep. */
+function* chain(err: unknown): Generator<object> {
   for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
-    const { name, code, cause, parent } = e as { name?: string; code?: string; cause?: unknown; parent?: unknown };
-    if ((name && BUSY_NAMES.has(name)) || (code && BUSY_CODES.has(code))) return true;
+    yield e;
+    const { cause, parent } = e as { cause?: unknown; parent?: unknown };
     e = cause ?? parent;
   }
+}
+
+/** Whether an error (or one it wraps) says the store was busy past its bound. */
+function isStoreBusy(err: unknown): boolean {
+  for (const e of chain(err)) {
+    const { name, code } = e as { name?: string; code?: string };
+    if ((name && BUSY_NAMES.has(name)) || (code && BUSY_CODES.has(code))) return true;
+  }
   return false;
+}
+
+/** Whether an error (or one it wraps) says the database or Redis could not be reached or did not answer in time. */
+function isStoreDown(err: unknown): boolean {
+  for (const e of chain(err)) {
+    const { code } = e as { code?: string };
+    if (e instanceof ConnectionError || (code && DOWN_CODES.has(code)) || isRedisOutage(e)) return true;
+  }
+  return false;
+}
+
+/**
+ * The `detail` of the 503 an error calls for, when it is a store's momentary trouble (busy, out of reach, hung, disk
+ * full); undefined for any other error, a fault.
+ */
+export function unavailableDetail(err: unknown): string | undefined {
+  if (isStoreBusy(err)) return STORE_BUSY;
+  if (isStoreDown(err)) return STORE_DOWN;
+  return undefined;
 }
 
 /** Whether a write failed because a unique column already holds the value (a taken username, client id, key). */

@@ -4,6 +4,7 @@ import { SequelizeStorage, Umzug } from 'umzug';
 import { migrations } from '../migrations';
 import { configureWriter, database, sqliteFile } from './database';
 import { withMigrationLock } from './migration-lock';
+import { withoutStatementDeadline } from './mysql-deadline';
 
 /** Applies every pending migration; returns the names applied. */
 export async function migrate(sequelize: Sequelize = database()): Promise<string[]> {
@@ -15,6 +16,7 @@ export async function migrate(sequelize: Sequelize = database()): Promise<string
     logger: undefined,
   });
   // Services started together (N machines, or tests) take turns; the second finds nothing left to apply.
-  const applied = await withMigrationLock(sequelize, sqliteFile(sequelize), () => umzug.up());
+  // DATABASE_TIMEOUT_MS bounds a request's statements, not a migration's (nor the wait for another's lock).
+  const applied = await withoutStatementDeadline(() => withMigrationLock(sequelize, sqliteFile(sequelize), () => umzug.up()));
   return applied.map((m) => m.name);
 }

@@ -5,26 +5,62 @@ import { createLogger } from '../log';
 
 export type Redis = ReturnType<typeof NodeRedis.createClient>;
 
+let loaded: typeof NodeRedis | undefined;
+
 /**
  * node-redis, loaded on the first client: requiring it costs about 0.3 s of start-up (measured), which a service
  * without REDIS_URL should not pay.
  */
 function nodeRedis(): typeof NodeRedis {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load; import() would make redisClient async
-  return require('redis') as typeof NodeRedis;
+  return (loaded ??= require('redis') as typeof NodeRedis);
 }
 
-/** Longest a command waits for an answer, queued while (re)connecting included, before it fails. */
-const COMMAND_TIMEOUT_MS = 2000;
+interface Current {
+  client: Redis;
+  connected: Promise<unknown>;
+  timeoutMs: number;
+  watchdog: NodeJS.Timeout;
+}
 
-let current: { client: Redis; connected: Promise<unknown> } | undefined;
+/** The watchdog's state: a PING in flight; since when the client has not been ready. */
+interface Watch {
+  probing: boolean;
+  notReadySince?: number;
+}
 
-/** The client for REDIS_URL (the first call's URL: one per process); it connects, and reconnects, in the background. */
-export function redisClient(config: Pick<Config, 'REDIS_URL' | 'LOG_LEVEL'>): Redis {
+/**
+ * A connection not ready after this many deadlines is started again: its handshake may be waiting for a server that
+ * went silent (node-redis bounds the TCP connect, not the commands of the handshake), and would wait forever.
+ */
+const STALLED_CONNECT_DEADLINES = 5;
+
+let current: Current | undefined;
+
+type RedisConfig = Pick<Config, 'REDIS_URL' | 'LOG_LEVEL'> & Partial<Pick<Config, 'REDIS_TIMEOUT_MS'>>;
+
+/**
+ * The client for REDIS_URL (the first call's URL: one per process); it connects, and reconnects, in the background.
+ *
+ * Every wait has a deadline (REDIS_TIMEOUT_MS). The connect has node-redis's connectTimeout. A command waits for its
+ * turn to be written at most that long (commandOptions.timeout), and not at all while the client is not connected
+ * (disableOfflineQueue: it fails at once, so a throttle counts in memory and a session answers 503 without a wait).
+ * node-redis drops a command's timeout once the command is written, so a server that accepts the bytes and never
+ * answers (hung, SIGSTOPped, a half-open connection) would hold every command forever: the watchdog below PINGs it,
+ * and a PING unanswered within the deadline drops the connection, which fails the commands waiting on it, and starts
+ * a new one (ready again once the server answers; one stalled in its handshake is started again).
+ */
+export function redisClient(config: RedisConfig): Redis {
   if (current) return current.client;
   if (!config.REDIS_URL) throw new Error('REDIS_URL is not set');
   const log = createLogger(config.LOG_LEVEL);
-  const client: Redis = nodeRedis().createClient({ url: config.REDIS_URL, commandOptions: { timeout: COMMAND_TIMEOUT_MS } });
+  const timeoutMs = config.REDIS_TIMEOUT_MS ?? 2000;
+  const client: Redis = nodeRedis().createClient({
+    url: config.REDIS_URL,
+    disableOfflineQueue: true,
+    commandOptions: { timeout: timeoutMs },
+    socket: { connectTimeout: timeoutMs },
+  });
   // Without a listener an 'error' event would end the process; one line per outage, not one per retry.
   let down = false;
   client.on('error', (err: unknown) => {
@@ -35,16 +71,91 @@ export function redisClient(config: Pick<Config, 'REDIS_URL' | 'LOG_LEVEL'>): Re
     if (down) log.info('redis: connected again');
     down = false;
   });
-  current = { client, connected: client.connect() };
-  current.connected.catch(() => {}); // reported by the 'error' listener
+  const connected = client.connect();
+  connected.catch(() => {}); // reported by the 'error' listener
+  const state: Watch = { probing: false };
+  const watchdog = setInterval(() => void watch(client, state, timeoutMs, log), Math.max(50, timeoutMs / 2)).unref();
+  current = { client, connected, timeoutMs, watchdog };
   return client;
 }
 
-/** Resolves once the client is connected, or after COMMAND_TIMEOUT_MS if it is not (callers then meet errors, not a wait). */
-export async function redisConnected(): Promise<void> {
-  if (!current) return;
+/**
+ * One PING of a ready client; unanswered within the deadline, the connection is dropped and a new one started. A
+ * client not ready for STALLED_CONNECT_DEADLINES deadlines is started afresh too.
+ */
+async function watch(client: Redis, state: Watch, timeoutMs: number, log: ReturnType<typeof createLogger>): Promise<void> {
+  if (state.probing || current?.client !== client) return;
+  if (!client.isReady) {
+    state.notReadySince ??= Date.now();
+    if (client.isOpen && Date.now() - state.notReadySince > STALLED_CONNECT_DEADLINES * timeoutMs) {
+      state.notReadySince = Date.now();
+      reconnect(client);
+    }
+    return;
+  }
+  state.notReadySince = undefined;
+  state.probing = true;
+  try {
+    if (await answers(client, timeoutMs)) return;
+    if (current?.client !== client) return; // closed meanwhile
+    log.warn({ timeoutMs }, 'redis did not answer a PING in time; reconnecting');
+    reconnect(client);
+  } finally {
+    state.probing = false;
+  }
+}
+
+/** Drops the connection (its waiting commands fail) and starts a new one in the background. */
+function reconnect(client: Redis): void {
+  client.destroy();
+  client.connect().catch(() => {}); // reported by the 'error' listener
+}
+
+/** Whether the client's server answers a PING within `timeoutMs` (an error is an answer too: the link works). */
+async function answers(client: Redis, timeoutMs: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([current.connected.catch(() => {}), new Promise((r) => (timer = setTimeout(r, COMMAND_TIMEOUT_MS)))]);
+  const late = new Promise<false>((resolve) => (timer = setTimeout(resolve, timeoutMs, false)));
+  const reply = client.ping().then(
+    () => true,
+    (err: unknown) => !isRedisOutage(err),
+  );
+  try {
+    return await Promise.race([reply, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** For /readyz: resolves when Redis answers a PING within REDIS_TIMEOUT_MS; rejects otherwise. */
+export async function pingRedis(): Promise<void> {
+  const c = current;
+  if (!c) throw new Error('redisClient() has not been called');
+  if (!c.client.isReady) throw new Error('redis is not connected');
+  if (!(await answers(c.client, c.timeoutMs))) throw new Error('redis did not answer in time');
+}
+
+/** Whether an error is node-redis saying the server is out of reach or silent (not a command's own error reply). */
+export function isRedisOutage(err: unknown): boolean {
+  const redis = loaded;
+  if (!redis || !(err instanceof Error)) return false;
+  return [
+    redis.ClientOfflineError,
+    redis.ClientClosedError,
+    redis.DisconnectsClientError,
+    redis.TimeoutError,
+    redis.ConnectionTimeoutError,
+    redis.SocketClosedUnexpectedlyError,
+    redis.SocketTimeoutError,
+    redis.ReconnectStrategyError,
+  ].some((type) => err instanceof type);
+}
+
+/** Resolves once the client is connected, or after REDIS_TIMEOUT_MS if it is not (callers then meet errors, not a wait). */
+export async function redisConnected(): Promise<void> {
+  const c = current;
+  if (!c) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([c.connected.catch(() => {}), new Promise((r) => (timer = setTimeout(r, c.timeoutMs)))]);
   clearTimeout(timer);
 }
 
@@ -52,10 +163,11 @@ export async function redisConnected(): Promise<void> {
 export async function closeRedis(): Promise<void> {
   const c = current;
   current = undefined;
+  if (c) clearInterval(c.watchdog);
   if (!c?.client.isOpen) return;
   if (!c.client.isReady) return c.client.destroy();
   let timer: NodeJS.Timeout | undefined;
-  const closed = await Promise.race([c.client.close().then(() => true), new Promise<boolean>((r) => (timer = setTimeout(r, COMMAND_TIMEOUT_MS, false)))]);
+  const closed = await Promise.race([c.client.close().then(() => true), new Promise<boolean>((r) => (timer = setTimeout(r, c.timeoutMs, false)))]);
   clearTimeout(timer);
   if (!closed) {
     try {

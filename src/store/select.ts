@@ -1,6 +1,6 @@
 // SELECTs as prepared statements, on the reader connection (SQLite) or the pool (MySQL): the ORM re-plans every query.
 import type { Database, Statement } from 'sqlite3';
-import { beforeClose, isSqlite, mysqlReader, withReader } from './database';
+import { beforeClose, databaseTimeout, deadline, isSqlite, mysqlReader, withReader } from './database';
 
 const sqliteStatements = new WeakMap<Database, Map<string, Statement>>();
 
@@ -38,8 +38,10 @@ async function run<T extends object>(sql: string, params: readonly unknown[], ur
     }, urgent);
   }
   // mysql2's execute() on a pooled connection (a replica's, with DATABASE_REPLICA_URLS): a server-side prepared
-  // statement, cached per connection.
-  return new Promise<T[]>((resolve, reject) => mysqlReader().execute(sql, params as never, (err, rows) => (err ? reject(err) : resolve(rows as T[]))));
+  // statement, cached per connection. The pool's connections have deadlines of their own (connect, statement); the
+  // one here bounds the wait for a free connection too, which mysql2's pool would let last.
+  const rows = new Promise<T[]>((resolve, reject) => mysqlReader().execute(sql, params as never, (err, result) => (err ? reject(err) : resolve(result as T[]))));
+  return deadline(rows, databaseTimeout());
 }
 
 // SQLite refuses to close a connection with statements still prepared on it.

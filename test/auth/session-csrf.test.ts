@@ -2,11 +2,9 @@
 // before a login.
 import { expect } from 'chai';
 import supertest from 'supertest';
-import { redisClient } from '../../src/store/redis';
 import { select } from '../../src/store/select';
-import { makeUser, resetDatabase } from '../support/db';
+import { makeUser, resetDatabase, testRedis } from '../support/db';
 import { app } from '../support/http';
-import { testConfig } from '../support/config';
 
 const INCORRECT = 'CSRF Failed: CSRF token missing or incorrect.';
 const NO_COOKIE = 'CSRF Failed: CSRF cookie not set.';
@@ -50,7 +48,7 @@ async function login(jar = new Jar(), username = 'alice', password = 'alicepass'
 
 /** Login sessions stored, in whichever store is configured (the database, or Redis with REDIS_URL). */
 async function sessionCount(): Promise<number> {
-  if (process.env.REDIS_URL) return (await redisClient(testConfig()).keys('sess:*')).length;
+  if (process.env.REDIS_URL) return (await (await testRedis()).keys('sess:*')).length;
   return Number((await select<{ n: number }>('SELECT COUNT(*) AS n FROM sessions'))[0]!.n);
 }
 

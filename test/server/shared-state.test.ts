@@ -1,8 +1,7 @@
 // Several processes on one database: a session made on one works on the other; WEB_CONCURRENCY workers share throttle counters.
 import http from 'node:http';
 import { expect } from 'chai';
-import { redisClient } from '../../src/store/redis';
-import { testConfig } from '../support/config';
+import { testRedis } from '../support/db';
 import { createWithSession, loginThroughForm } from '../support/pages';
 import { runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
 
@@ -12,7 +11,7 @@ describe('two service processes on one database', function () {
   let two: ServiceProcess | undefined;
   // With REDIS_URL set (CI's MariaDB pass) the processes inherit it: sessions and counters are in Redis, emptied first.
   beforeEach(async () => {
-    if (process.env.REDIS_URL) await redisClient(testConfig()).flushDb();
+    if (process.env.REDIS_URL) await (await testRedis()).flushDb();
   });
   afterEach(async () => {
     await Promise.all([one, two].map((s) => s && stopService(s)));

@@ -1,12 +1,19 @@
 // Test data: an empty database before each test, and users made with a cheap hash iteration count.
 import { database } from '../../src/store/database';
 import { createUser, type AuthUser } from '../../src/auth/users';
-import { redisClient } from '../../src/store/redis';
+import { redisClient, redisConnected, type Redis } from '../../src/store/redis';
 import { testConfig } from './config';
+
+/** The tests' Redis client (REDIS_URL), connected: while it is not, a command fails at once (src/store/redis.ts). */
+export async function testRedis(): Promise<Redis> {
+  const client = redisClient(testConfig());
+  await redisConnected();
+  return client;
+}
 
 /** Empties every table except the migration log, and with REDIS_URL its Redis database (sessions, throttle counters). */
 export async function resetDatabase(): Promise<void> {
-  if (process.env.REDIS_URL) await redisClient(testConfig()).flushDb();
+  if (process.env.REDIS_URL) await (await testRedis()).flushDb();
   const sequelize = database();
   const qi = sequelize.getQueryInterface();
   const tables = ((await qi.showAllTables()) as unknown[]).map((t) => (typeof t === 'string' ? t : (t as { tableName: string }).tableName));

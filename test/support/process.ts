@@ -50,7 +50,10 @@ export function runCli(env: NodeJS.ProcessEnv, ...args: string[]): string {
   return res.stdout.trim();
 }
 
-export async function startService(env: NodeJS.ProcessEnv, opts: { capture?: boolean } = {}): Promise<ServiceProcess> {
+/** `probe`: the path whose 200 says the service is up; /healthz for a service meant to start while Redis is away (/readyz then says 503). */
+type StartOptions = { capture?: boolean; probe?: '/readyz' | '/healthz' };
+
+export async function startService(env: NodeJS.ProcessEnv, opts: StartOptions = {}): Promise<ServiceProcess> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await startOnce(env, opts, await freePort());
@@ -62,7 +65,7 @@ export async function startService(env: NodeJS.ProcessEnv, opts: { capture?: boo
 
 class PortTaken extends Error {}
 
-async function startOnce(env: NodeJS.ProcessEnv, opts: { capture?: boolean }, port: number): Promise<ServiceProcess> {
+async function startOnce(env: NodeJS.ProcessEnv, opts: StartOptions, port: number): Promise<ServiceProcess> {
   const fullEnv = { ...env, PORT: String(port) };
   // stderr is always read, to see EADDRINUSE; without `capture` it is passed on, as inheriting it did.
   const stdio = opts.capture ? (['ignore', 'pipe', 'pipe'] as const) : (['ignore', 'ignore', 'pipe'] as const);
@@ -81,7 +84,7 @@ async function startOnce(env: NodeJS.ProcessEnv, opts: { capture?: boolean }, po
   const deadline = Date.now() + 300_000;
   for (;;) {
     try {
-      if ((await fetch(`${base}/readyz`)).ok) break;
+      if ((await fetch(`${base}${opts.probe ?? '/readyz'}`)).ok) break;
     } catch {
       // not yet listening
     }

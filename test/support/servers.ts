@@ -1,0 +1,134 @@
+// A Redis or MariaDB server of a test's own (a free port, a temporary directory), to stop, hang and resume without
+// touching the shared ones. Absent binaries make the test skip, with the reason.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createConnection, createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export interface OwnServer {
+  url: string;
+  port: number;
+  /** SIGSTOP: the port still accepts connections (the kernel's backlog), nothing answers. */
+  hang(): void;
+  /** SIGCONT after hang(). */
+  resume(): void;
+  /** Ends the process (SIGKILL: no goodbye to clients, as a crash); start() brings it back on the same port and data. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  /** Ends it for good and removes its directory. */
+  close(): Promise<void>;
+}
+
+/** Why a server cannot be started here (its binary is absent), or undefined. */
+export function missing(...binaries: string[]): string | undefined {
+  const absent = binaries.filter((b) => spawnSync('sh', ['-c', `command -v ${b}`]).status !== 0);
+  return absent.length ? `${absent.join(', ')} not installed (apt-get install redis-server mariadb-server)` : undefined;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves once `ready()` holds; a bound for a start that hangs, not a measure. */
+async function until(what: string, ready: () => Promise<boolean>, child: ChildProcess, log: () => string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (!(await ready())) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${what} did not start: ${log()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port }, () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+}
+
+interface Spec {
+  bin: string;
+  args: string[];
+  url: string;
+  port: number;
+  /** The temporary directory, removed by close(). */
+  dir: string;
+  ready: () => Promise<boolean>;
+}
+
+async function ownServer({ bin, args, url, port, dir, ready }: Spec): Promise<OwnServer> {
+  let child: ChildProcess | undefined;
+  let output = '';
+  const start = async () => {
+    const c = (child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
+    output = '';
+    c.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+    c.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    await until(bin, ready, c, () => output);
+  };
+  const stop = async () => {
+    const c = child;
+    child = undefined;
+    if (!c || c.exitCode !== null) return;
+    const exited = new Promise((r) => c.once('exit', r));
+    c.kill('SIGCONT');
+    c.kill('SIGKILL');
+    await exited;
+  };
+  const server: OwnServer = {
+    url,
+    port,
+    hang: () => void child?.kill('SIGSTOP'),
+    resume: () => void child?.kill('SIGCONT'),
+    stop,
+    start,
+    close: async () => {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  await start();
+  return server;
+}
+
+/** redis-server without persistence on a free port. */
+export async function startRedis(): Promise<OwnServer> {
+  const port = await freePort();
+  const dir = mkdtempSync(path.join(tmpdir(), 'snippets-redis-'));
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
+  return ownServer({ bin: 'redis-server', args, url: `redis://127.0.0.1:${port}/0`, port, dir, ready: () => accepts(port) });
+}
+
+/** mariadbd on a free port with a fresh data directory, no grant tables (any user gets in), database `snippets`. */
+export async function startMariadb(): Promise<OwnServer> {
+  const port = await freePort();
+  const dir = mkdtempSync(path.join(tmpdir(), 'snippets-mariadb-'));
+  const data = path.join(dir, 'data');
+  // mariadbd refuses to run as root unless told to.
+  const asRoot = process.getuid?.() === 0 ? ['--user=root'] : [];
+  const install = spawnSync('mariadb-install-db', ['--no-defaults', `--datadir=${data}`, '--skip-test-db', '--auth-root-authentication-method=normal', ...asRoot], { encoding: 'utf8' });
+  if (install.status !== 0) throw new Error(`mariadb-install-db: ${install.stderr}`);
+  const args = [
+    '--no-defaults',
+    `--datadir=${data}`,
+    `--port=${port}`,
+    '--bind-address=127.0.0.1',
+    `--socket=${path.join(dir, 'sock')}`,
+    `--pid-file=${path.join(dir, 'pid')}`,
+    '--skip-grant-tables',
+    '--skip-log-bin',
+    '--innodb-buffer-pool-size=16M',
+    `--init-file=${path.join(dir, 'init.sql')}`,
+    ...asRoot,
+  ];
+  writeFileSync(path.join(dir, 'init.sql'), 'CREATE DATABASE IF NOT EXISTS snippets CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;\n');
+  const answers = async () => spawnSync('mariadb-admin', ['--no-defaults', '-h127.0.0.1', `-P${port}`, '-uroot', '--connect-timeout=2', 'ping']).status === 0;
+  return ownServer({ bin: 'mariadbd', args, url: `mysql://root@127.0.0.1:${port}/snippets`, port, dir, ready: answers });
+}
