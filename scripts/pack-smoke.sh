@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The packed artifact serves without TypeScript: npm pack, a production install of the tarball in a
-# temporary folder, then serve on a temporary SQLite file, create a user with the installed CLI,
+# The packed artifact serves without TypeScript: npm pack, the tarball unpacked in a temporary folder and its locked
+# production tree installed there (npm ci --omit=dev), checked against the lockfile, then serve on a temporary SQLite file, create a user with the installed CLI,
 # POST a snippet with Basic auth and GET it back. Exits non-zero with a message at the first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,24 +29,44 @@ for f in package/package.json package/dist/server/main.js package/dist/server/cl
 done
 if grep -E '\.ts$' <<<"$listing" | grep -vq '\.d\.ts$'; then fail "$tarball holds TypeScript sources"; fi
 
-step "production install of $tarball (npm install --omit=dev)"
+step "production install of $tarball: unpacked, npm ci --omit=dev (its npm-shrinkwrap.json is the tested tree)"
 app="$work/app"
 mkdir -p "$app"
-(cd "$app" && npm init -y >/dev/null && npm install --omit=dev --no-audit --no-fund --loglevel=error "$work/$tarball" >/dev/null) ||
-  fail "npm install --omit=dev of the tarball failed"
+tar xzf "$work/$tarball" -C "$app" --strip-components=1
+[ -f "$app/npm-shrinkwrap.json" ] || fail "$tarball lacks npm-shrinkwrap.json"
+# --foreground-scripts: each install script that runs prints its command, so one that should not run shows.
+(cd "$app" && npm ci --omit=dev --foreground-scripts --no-audit --no-fund --loglevel=error >"$work/install.log" 2>&1) ||
+  { cat "$work/install.log" >&2; fail "npm ci --omit=dev in the unpacked tarball failed"; }
+# swagger-ui-dist's @scarf/scarf reports each install to its server; allowScripts in package.json denies it (npm 11).
+if grep -q 'report\.js' "$work/install.log"; then fail "@scarf/scarf's install-time telemetry script ran: $(cat "$work/install.log")"; fi
 for dev in tsx mocha eslint; do
   [ ! -e "$app/node_modules/$dev" ] || fail "the production install holds the dev dependency $dev"
 done
-# npm installs typescript even with --omit=dev: @trpc/server and @trpc/client declare it a peer dependency (for their
-# types). @types/node comes with sequelize (through wkx) and as mysql2's peer. Nothing runs either: they are deleted,
-# with every @types package, to prove the service needs no TypeScript.
-if [ -e "$app/node_modules/typescript" ]; then
-  other=$(cd "$app" && npm explain typescript 2>/dev/null | grep -E '^  [^ ]' | grep -vE '^  (node_modules/|peer typescript@.* from @trpc/)' || true)
-  [ -z "$other" ] || fail "typescript is installed other than as tRPC's peer dependency: $other"
-fi
+# The installed tree is the lockfile's production tree, name@version for name@version: nothing resolved afresh.
+(cd "$app" && npm ls --omit=dev --all --json >"$work/ls.json" 2>/dev/null) || true
+node - "$app/npm-shrinkwrap.json" "$work/ls.json" <<'NODE' || fail "the installed production tree is not the lockfile's"
+const fs = require('node:fs');
+const [lockPath, lsPath] = process.argv.slice(2);
+const nameOf = (location) => location.slice(location.lastIndexOf('node_modules/') + 'node_modules/'.length);
+const locked = new Set(Object.entries(JSON.parse(fs.readFileSync(lockPath, 'utf8')).packages)
+  .filter(([location, entry]) => location && !entry.dev).map(([location, entry]) => `${nameOf(location)}@${entry.version}`));
+const installed = new Set();
+(function walk(node) {
+  for (const [name, dep] of Object.entries(node.dependencies ?? {})) if (dep.version) installed.add(`${name}@${dep.version}`), walk(dep);
+})(JSON.parse(fs.readFileSync(lsPath, 'utf8')));
+const extra = [...installed].filter((p) => !locked.has(p));
+const missing = [...locked].filter((p) => !installed.has(p));
+if (extra.length || missing.length) {
+  console.error(`installed, not locked: ${extra.join(' ') || 'none'}; locked, not installed: ${missing.join(' ') || 'none'}`);
+  process.exit(1);
+}
+console.log(`pack-smoke: the installed production tree is the lockfile's: ${installed.size} packages`);
+NODE
+# typescript is there with --omit=dev: @trpc/server and @trpc/client declare it a peer dependency (for their types), and
+# npm keeps it although it is also our devDependency. @types/node comes with sequelize (through wkx) and as mysql2's
+# peer. Nothing runs either: they are deleted, with every @types package, to prove the service needs no TypeScript.
 rm -rf "$app/node_modules/typescript" "$app/node_modules/@types" "$app/node_modules/.bin/tsc" "$app/node_modules/.bin/tsserver"
-snippets="$app/node_modules/.bin/snippets"
-[ -x "$snippets" ] || fail "the bin entry snippets is not installed"
+snippets() { node "$app/dist/server/cli.js" "$@"; }
 
 port=$(node -e "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); })")
 export DATABASE_URL="sqlite:$work/smoke.sqlite3"
@@ -56,7 +76,7 @@ base="http://127.0.0.1:$port"
 
 step "serve from the install on $base"
 started=$(date +%s%N)
-(cd "$app" && exec node node_modules/snippets/dist/server/main.js) >"$work/server.log" 2>&1 &
+(cd "$app" && exec node dist/server/main.js) >"$work/server.log" 2>&1 &
 pid=$!
 ready=
 for _ in $(seq 1 150); do
@@ -68,7 +88,7 @@ done
 step "/readyz answered 200 after $(( ($(date +%s%N) - started) / 1000000 )) ms"
 
 step "snippets createuser (the installed CLI)"
-(cd "$app" && SNIPPETS_PASSWORD=smokepass "$snippets" createuser smoke >/dev/null) || fail "snippets createuser failed"
+(cd "$app" && SNIPPETS_PASSWORD=smokepass snippets createuser smoke >/dev/null) || fail "snippets createuser failed"
 
 step "POST /snippets/ then GET it"
 created=$(curl -fsS -u smoke:smokepass -H 'Content-Type: application/json' -d '{"title":"smoke","code":"print(1)"}' "$base/snippets/") ||

@@ -5,15 +5,31 @@ import { withStoredSecretKey } from '../src/store/secret-key';
 import { closeDatabase } from '../src/store/database';
 import { closeHighlighter } from '../src/highlight';
 import { createLogger } from '../src/log';
-import { changepassword, createuser } from './commands/users';
+import { activateuser, changepassword, createuser, deactivateuser, deleteuser } from './commands/users';
 import { rehighlight } from './commands/rehighlight';
 import { createconsumer, createoauth1token } from './commands/oauth1';
 import { migrate, serve } from './commands/server';
-import { createclient, createtoken } from './commands/tokens';
+import { createclient, createtoken, deleteclient, listclients, revoketoken } from './commands/tokens';
 import { CommandError, UsageError, type Command } from './commands/types';
 import { commandHelp, parseCommandLine, toolHelp, usageLine } from './commands/usage';
 
-const COMMANDS: Command[] = [migrate, createuser, changepassword, createtoken, createclient, createconsumer, createoauth1token, rehighlight, serve];
+const COMMANDS: Command[] = [
+  migrate,
+  createuser,
+  changepassword,
+  deactivateuser,
+  activateuser,
+  deleteuser,
+  createtoken,
+  revoketoken,
+  createclient,
+  listclients,
+  deleteclient,
+  createconsumer,
+  createoauth1token,
+  rehighlight,
+  serve,
+];
 
 /** A wrong command line: the reason and the usage to fix it by, on stderr; exit 2. */
 class Misuse extends Error {

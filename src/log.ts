@@ -22,9 +22,15 @@ export const REDACTED_PATHS = [
   'config.REDIS_URL',
 ];
 
+/**
+ * On a terminal: one line per record, a request's fields (request id, bytes, ms, user) after its message rather than a
+ * line each; an error's stack still follows its record.
+ */
+export const PRETTY_OPTIONS = { sync: true, singleLine: true, ignore: 'pid,hostname' } as const;
+
 /** `destination` is for tests (an in-memory log); the process writes to stdout. */
 export function createLogger(level: Config['LOG_LEVEL'], destination?: DestinationStream): Logger {
-  const stream = destination ?? (process.stdout.isTTY ? pretty({ sync: true, ignore: 'pid,hostname' }) : pino.destination({ dest: 1, sync: true }));
+  const stream = destination ?? (process.stdout.isTTY ? pretty(PRETTY_OPTIONS) : pino.destination({ dest: 1, sync: true }));
   return pino(
     {
       level,

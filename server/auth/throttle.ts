@@ -4,6 +4,7 @@ import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
 import type { Config } from '../../src/config';
 import { counter, counterKey, exhaustedFor, type CounterUse } from '../../src/store/counters';
 import { sendJson } from '../http/respond';
+import { logRefusedLogin } from './refusal-log';
 
 const SECONDS = { second: 1, minute: 60, hour: 3600, day: 86400 } as const;
 
@@ -85,9 +86,12 @@ export function createThrottle(config: Config): Throttle {
       }
     },
     async passwordWait(req, username) {
-      return exhaustedFor(await counted(req, username));
+      const wait = await exhaustedFor(await counted(req, username));
+      if (wait) logRefusedLogin(req, username, 'throttled');
+      return wait;
     },
     async passwordFailed(req, username) {
+      logRefusedLogin(req, username, 'password');
       const counters = await counted(req, username);
       await Promise.all(counters.map(({ store, key }) => consume(store, key)));
     },

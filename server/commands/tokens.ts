@@ -1,8 +1,10 @@
-// createtoken and createclient.
+// API tokens and OAuth 2.0 clients: createtoken, revoketoken, createclient, listclients, deleteclient.
 import { isDuplicate } from '../../src/store/errors';
 import { createClient } from '../../src/auth/oauth2';
 import { tokenFor } from '../../src/auth/tokens';
 import { openDatabase } from '../../src/store/database';
+import { allClients, deleteClientByClientId, deleteUserTokenPairs } from '../../src/store/oauth2';
+import { deleteToken } from '../../src/store/tokens';
 import { migrate } from '../../src/store/migrate';
 import { command, CommandError, existingUser, UsageError } from './types';
 
@@ -41,6 +43,51 @@ export const createclient = command({
       if (isDuplicate(err)) throw new CommandError(`A client with that client id already exists: ${options['client-id']}`);
       throw err;
     }
+    return 0;
+  },
+});
+
+export const revoketoken = command({
+  name: 'revoketoken',
+  summary: "delete the user's API token (createtoken makes a new one); with --oauth2 their OAuth 2.0 tokens too",
+  args: ['USERNAME'],
+  options: { oauth2: { type: 'boolean', help: 'also delete every OAuth 2.0 access and refresh token of the user, of every client' } },
+  async run({ args: [username], options }, { config, out }) {
+    openDatabase(config);
+    await migrate();
+    const user = await existingUser(username!);
+    out((await deleteToken(user.id)) ? `Revoked the API token of ${username}.` : `${username} had no API token.`);
+    if (options.oauth2) {
+      const pairs = await deleteUserTokenPairs(user.id);
+      out(`Revoked ${pairs} OAuth 2.0 token pair${pairs === 1 ? '' : 's'} of ${username}.`);
+    }
+    return 0;
+  },
+});
+
+export const listclients = command({
+  name: 'listclients',
+  summary: 'list the OAuth 2.0 clients: client_id and name, one a line (never a secret)',
+  args: [],
+  options: {},
+  async run(_input, { config, out }) {
+    openDatabase(config);
+    await migrate();
+    for (const client of await allClients()) out(`${client.client_id}\t${client.name}`);
+    return 0;
+  },
+});
+
+export const deleteclient = command({
+  name: 'deleteclient',
+  summary: 'delete an OAuth 2.0 client and every token issued to it',
+  args: ['CLIENT_ID'],
+  options: {},
+  async run({ args: [clientId] }, { config, out }) {
+    openDatabase(config);
+    await migrate();
+    if (!(await deleteClientByClientId(clientId!))) throw new CommandError(`Client "${clientId}" does not exist.`);
+    out(`Deleted client ${clientId}.`);
     return 0;
   },
 });

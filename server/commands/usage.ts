@@ -9,7 +9,7 @@ function optionUsage(name: string, spec: Command['options'][string]): string {
   return spec.required ? text : `[${text}]`;
 }
 
-/** `snippets createuser USERNAME [--email E] [--superuser] [--password P]` */
+/** `snippets createuser USERNAME [--email E] [--password P]` */
 export function usageLine(command: Command): string {
   const options = Object.entries(command.options).map(([name, spec]) => optionUsage(name, spec));
   return ['snippets', command.name, ...command.args, ...options].join(' ');

@@ -1,11 +1,13 @@
-// createuser and changepassword.
+// createuser, changepassword, and a user's lifecycle: deactivateuser, activateuser, deleteuser.
 import { z } from 'zod';
 import { isDuplicate } from '../../src/store/errors';
 import { createUser, setPassword } from '../../src/auth/users';
+import { deleteUserCascading, updateActive } from '../../src/store/users';
 import { openDatabase } from '../../src/store/database';
 import { migrate } from '../../src/store/migrate';
+import { confirmed } from './confirm';
 import { readPassword } from './password';
-import { command, CommandError, UsageError } from './types';
+import { command, CommandError, existingUser, UsageError } from './types';
 
 const USERNAME = /^[\w.@+-]{1,150}$/;
 /** The users table's email column is 254 characters, the longest address SMTP carries. */
@@ -21,7 +23,6 @@ export const createuser = command({
   args: ['USERNAME'],
   options: {
     email: { type: 'string', value: 'E', help: "the user's e-mail address" },
-    superuser: { type: 'boolean', help: 'make the user a superuser' },
     password: PASSWORD,
   },
   async run({ args: [username], options }, { config, out }) {
@@ -33,7 +34,7 @@ export const createuser = command({
     openDatabase(config);
     await migrate();
     try {
-      await createUser(username!, password, { email: options.email, superuser: options.superuser, iterations: config.PASSWORD_ITERATIONS });
+      await createUser(username!, password, { email: options.email, iterations: config.PASSWORD_ITERATIONS });
     } catch (err) {
       if (isDuplicate(err)) throw new CommandError(`A user with that username already exists: ${username}`);
       throw err;
@@ -55,6 +56,47 @@ export const changepassword = command({
     const password = await readPassword(options.password, config);
     if (!(await setPassword(username!, password, config.PASSWORD_ITERATIONS))) throw new CommandError(`User "${username}" does not exist.`);
     out(`Password changed successfully for user ${username}.`);
+    return 0;
+  },
+});
+
+function activation(name: string, active: boolean) {
+  return command({
+    name,
+    summary: active
+      ? 'let a deactivated user authenticate again, with the credentials they had'
+      : 'stop a user authenticating by any scheme (Basic, session, Token, OAuth 2.0, OAuth 1.0a); keeps their snippets and credentials',
+    args: ['USERNAME'],
+    options: {},
+    async run({ args: [username] }, { config, out }) {
+      openDatabase(config);
+      await migrate();
+      if (!(await updateActive(username!, active))) throw new CommandError(`User "${username}" does not exist.`);
+      out(`${active ? 'Activated' : 'Deactivated'} user ${username}.`);
+      return 0;
+    },
+  });
+}
+
+export const deactivateuser = activation('deactivateuser', false);
+export const activateuser = activation('activateuser', true);
+
+export const deleteuser = command({
+  name: 'deleteuser',
+  summary: 'delete a user with their snippets, API token and OAuth tokens; asks first',
+  details: 'On a terminal it asks for confirmation; elsewhere (a script, a pipe) it refuses unless given --yes.',
+  args: ['USERNAME'],
+  options: { yes: { type: 'boolean', help: 'delete without asking' } },
+  async run({ args: [username], options }, { config, out }) {
+    openDatabase(config);
+    await migrate();
+    await existingUser(username!);
+    if (!(await confirmed(`Delete user ${username} and every snippet of theirs?`, options.yes))) {
+      throw new CommandError('Not deleted.');
+    }
+    const snippets = await deleteUserCascading(username!);
+    if (snippets === undefined) throw new CommandError(`User "${username}" does not exist.`);
+    out(`Deleted user ${username} and ${snippets} snippet${snippets === 1 ? '' : 's'}.`);
     return 0;
   },
 });

@@ -50,19 +50,49 @@ function parseUrlencoded(raw: Buffer): Record<string, string> {
   return fields;
 }
 
+/**
+ * Fields a client may send as a file part (`curl -F code=@main.rs`): the text is stored as the file holds it, byte for
+ * byte (a byte-order mark too), so it must be UTF-8. A file part of any other name is ignored, as an unknown field is.
+ */
+const FILE_FIELDS = new Set(['code', 'title']);
+const NOT_UTF8 = 'The submitted file is not UTF-8 text.';
+const utf8Exact = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 function parseMultipart(req: Request, raw: Buffer): Promise<Record<string, string>> {
   return new Promise((resolve, reject) => {
     const fields: Record<string, string> = {};
+    const notText: Record<string, string[]> = {};
     let bb: Busboy.Busboy;
     try {
-      bb = Busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fieldSize: BODY_LIMIT, fields: 100, files: 0 } });
+      // The whole body is already within BODY_LIMIT, so a part is too.
+      bb = Busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fieldSize: BODY_LIMIT, fields: 100, fileSize: BODY_LIMIT, files: 10 } });
     } catch (err) {
       return reject(HttpError.detail(400, `Multipart form parse error - ${(err as Error).message}`));
     }
-    bb.on('field', (name, value) => (fields[name] = value));
-    bb.on('file', (_name, stream) => stream.resume());
+    // A field and a file part take their place in the order they came: the last of a name wins.
+    let order = 0;
+    const settled = new Map<string, number>();
+    const set = (name: string, at: number, value: string) => {
+      if ((settled.get(name) ?? -1) > at) return;
+      settled.set(name, at);
+      fields[name] = value;
+    };
+    bb.on('field', (name, value) => set(name, order++, value));
+    bb.on('file', (name, stream) => {
+      if (!FILE_FIELDS.has(name)) return void stream.resume();
+      const at = order++;
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        try {
+          set(name, at, utf8Exact.decode(Buffer.concat(chunks)));
+        } catch {
+          notText[name] = [NOT_UTF8];
+        }
+      });
+    });
     bb.on('error', (err: Error) => reject(HttpError.detail(400, `Multipart form parse error - ${err.message}`)));
-    bb.on('close', () => resolve(fields));
+    bb.on('close', () => (Object.keys(notText).length ? reject(new HttpError(400, notText)) : resolve(fields)));
     bb.end(raw);
   });
 }

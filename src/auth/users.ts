@@ -35,10 +35,10 @@ export async function checkCredentials(username: string, password: string): Prom
 export async function createUser(
   username: string,
   password: string,
-  opts: { email?: string; superuser?: boolean; iterations?: number } = {},
+  opts: { email?: string; iterations?: number } = {},
 ): Promise<AuthUser> {
   const hash = await hashPassword(password, opts.iterations);
-  return insertUser({ username, password: hash, email: opts.email ?? '', superuser: opts.superuser ?? false });
+  return insertUser({ username, password: hash, email: opts.email ?? '' });
 }
 
 /** Returns false when the user does not exist. A new hash also invalidates every remembered Basic pair. */

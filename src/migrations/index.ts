@@ -3,7 +3,8 @@ import type { QueryInterface } from 'sequelize';
 import * as m0001 from './0001-users-and-snippets';
 import * as m0002 from './0002-auth';
 import * as m0003 from './0003-oauth1';
-import * as m0004 from './0004-tables-utf8mb4';
+import * as m0004 from './0004-user-active';
+import * as m0005 from './0005-tables-utf8mb4';
 
 export interface Migration {
   name: string;
@@ -15,5 +16,6 @@ export const migrations: Migration[] = [
   { name: '0001-users-and-snippets', ...m0001 },
   { name: '0002-auth', ...m0002 },
   { name: '0003-oauth1', ...m0003 },
-  { name: '0004-tables-utf8mb4', ...m0004 },
+  { name: '0004-user-active', ...m0004 },
+  { name: '0005-tables-utf8mb4', ...m0005 },
 ];

@@ -7,6 +7,7 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare password: string;
   declare email: CreationOptional<string>;
   declare is_superuser: CreationOptional<boolean>;
+  declare is_active: CreationOptional<boolean>;
   declare date_joined: CreationOptional<Date>;
 }
 
@@ -18,6 +19,7 @@ export function initUser(sequelize: Sequelize): void {
       password: { type: DataTypes.STRING(256), allowNull: false },
       email: { type: DataTypes.STRING(254), allowNull: false, defaultValue: '' },
       is_superuser: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+      is_active: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
       date_joined: { type: DataTypes.DATE(6), allowNull: false, defaultValue: DataTypes.NOW },
     },
     { sequelize, tableName: 'users', modelName: 'User' },

@@ -34,7 +34,7 @@ export async function insertOAuth1Token(token: { consumerId: number; userId: num
 
 export async function oauth1TokenOf(consumerId: number, tokenKey: string): Promise<OAuth1TokenRow | undefined> {
   const [row] = await select<OAuth1TokenRow>(
-    'SELECT t.token_key, t.token_secret, t.user_id, u.username FROM oauth1_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_key = ? AND t.consumer_id = ?',
+    'SELECT t.token_key, t.token_secret, t.user_id, u.username FROM oauth1_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_key = ? AND t.consumer_id = ? AND u.is_active = 1',
     [tokenKey, consumerId],
   );
   return row;

@@ -30,7 +30,7 @@ export async function insertTokenPair(pair: { accessDigest: string; refreshDiges
 
 export async function tokenPairByRefreshDigest(digest: string): Promise<TokenPairRow | undefined> {
   const [row] = await select<TokenPairRow>(
-    'SELECT t.id, t.user_id, t.client_id, t.scope, u.username FROM oauth_tokens t JOIN users u ON u.id = t.user_id WHERE t.refresh_digest = ?',
+    'SELECT t.id, t.user_id, t.client_id, t.scope, u.username FROM oauth_tokens t JOIN users u ON u.id = t.user_id WHERE t.refresh_digest = ? AND u.is_active = 1',
     [digest],
   );
   return row;
@@ -44,7 +44,23 @@ export async function deleteTokenPair(id: number, refreshDigest: string): Promis
 
 export async function accessByDigest(digest: string): Promise<{ id: number; username: string; scope: string; expires: string | Date } | undefined> {
   return lookup<{ id: number; username: string; scope: string; expires: string | Date }>(
-    'SELECT u.id, u.username, t.scope, t.expires FROM oauth_tokens t JOIN users u ON u.id = t.user_id WHERE t.access_digest = ?',
+    'SELECT u.id, u.username, t.scope, t.expires FROM oauth_tokens t JOIN users u ON u.id = t.user_id WHERE t.access_digest = ? AND u.is_active = 1',
     [digest],
   );
+}
+
+/** Every client, by id: what `snippets listclients` prints (never a secret: only its digest is stored anyway). */
+export async function allClients(): Promise<{ client_id: string; name: string }[]> {
+  return select<{ client_id: string; name: string }>('SELECT client_id, name FROM oauth_clients ORDER BY id');
+}
+
+/** Deletes the client and, by cascade, every token issued to it; false when there is no such client. */
+export async function deleteClientByClientId(clientId: string): Promise<boolean> {
+  const deleted = await database().query('DELETE FROM oauth_clients WHERE client_id = ?', { replacements: [clientId], type: QueryTypes.BULKDELETE });
+  return Boolean(deleted);
+}
+
+/** Deletes every access/refresh pair of the user, whichever client holds it; how many went. */
+export async function deleteUserTokenPairs(userId: number): Promise<number> {
+  return Number(await database().query('DELETE FROM oauth_tokens WHERE user_id = ?', { replacements: [userId], type: QueryTypes.BULKDELETE }));
 }

@@ -1,4 +1,5 @@
 // API token rows: one per user, the key kept for showing again and its digest for lookups.
+import { QueryTypes } from 'sequelize';
 import { database } from './database';
 import { isDuplicate } from './errors';
 import { lookup, select } from './select';
@@ -21,5 +22,11 @@ export async function insertToken(userId: number, key: string, digest: string): 
 }
 
 export async function userByTokenDigest(digest: string): Promise<AuthUser | undefined> {
-  return lookup<AuthUser>('SELECT u.id, u.username FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.key_digest = ?', [digest]);
+  return lookup<AuthUser>('SELECT u.id, u.username FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.key_digest = ? AND u.is_active = 1', [digest]);
+}
+
+/** Deletes the user's key; false when they had none. */
+export async function deleteToken(userId: number): Promise<boolean> {
+  const deleted = await database().query('DELETE FROM tokens WHERE user_id = ?', { replacements: [userId], type: QueryTypes.BULKDELETE });
+  return Boolean(deleted);
 }

@@ -14,12 +14,14 @@ export interface Account extends AuthUser {
   password: string;
 }
 
+/** An active user's account: a deactivated user has no password that works (`snippets deactivateuser`). */
 export async function accountByUsername(username: string): Promise<Account | undefined> {
-  return lookup<Account>('SELECT id, username, password FROM users WHERE username = ?', [username]);
+  return lookup<Account>('SELECT id, username, password FROM users WHERE username = ? AND is_active = 1', [username]);
 }
 
+/** The active user a session names. */
 export async function authUserById(id: number): Promise<AuthUser | undefined> {
-  return lookup<AuthUser>('SELECT id, username FROM users WHERE id = ?', [id]);
+  return lookup<AuthUser>('SELECT id, username FROM users WHERE id = ? AND is_active = 1', [id]);
 }
 
 export async function authUserByUsername(username: string): Promise<AuthUser | undefined> {
@@ -27,9 +29,28 @@ export async function authUserByUsername(username: string): Promise<AuthUser | u
   return row;
 }
 
-export async function insertUser(fields: { username: string; password: string; email: string; superuser: boolean }): Promise<AuthUser> {
-  const user = await UserModel.create({ username: fields.username, password: fields.password, email: fields.email, is_superuser: fields.superuser });
+export async function insertUser(fields: { username: string; password: string; email: string }): Promise<AuthUser> {
+  const user = await UserModel.create({ username: fields.username, password: fields.password, email: fields.email });
   return { id: user.id, username: user.username };
+}
+
+/** Returns false when the user does not exist. */
+export async function updateActive(username: string, active: boolean): Promise<boolean> {
+  const [count] = await UserModel.update({ is_active: active }, { where: { username } });
+  return count > 0;
+}
+
+/**
+ * Deletes the user; the foreign keys' ON DELETE CASCADE takes their snippets, API token, OAuth 2.0 tokens and OAuth 1.0a
+ * tokens with it. A session of theirs names an id no user has any more (ids are not reused): it is anonymous.
+ * Returns how many snippets went, or undefined when the user does not exist.
+ */
+export async function deleteUserCascading(username: string): Promise<number | undefined> {
+  const user = await UserModel.findOne({ where: { username }, attributes: ['id'] });
+  if (!user) return undefined;
+  const [owned] = await select<{ n: number }>('SELECT COUNT(*) AS n FROM snippets WHERE owner_id = ?', [user.id]);
+  await UserModel.destroy({ where: { id: user.id } });
+  return Number(owned?.n ?? 0);
 }
 
 /** Returns false when the user does not exist. */

@@ -7,7 +7,23 @@ import { expect } from 'chai';
 import sqlite3 from 'sqlite3';
 
 const ROOT = path.resolve(__dirname, '../../..');
-const COMMANDS = ['migrate', 'createuser', 'changepassword', 'createtoken', 'createclient', 'createconsumer', 'createoauth1token', 'rehighlight', 'serve'];
+const COMMANDS = [
+  'migrate',
+  'createuser',
+  'changepassword',
+  'deactivateuser',
+  'activateuser',
+  'deleteuser',
+  'createtoken',
+  'revoketoken',
+  'createclient',
+  'listclients',
+  'deleteclient',
+  'createconsumer',
+  'createoauth1token',
+  'rehighlight',
+  'serve',
+];
 
 /** Runs SQL on the CLI's database file directly, as an operator's data would be there already. */
 function sql(file: string, query: string): Promise<Record<string, unknown>[]> {
@@ -96,6 +112,55 @@ describe('snippets CLI', function () {
     expect(generated.stdout).to.match(/^client_id=\S{20,}\nclient_secret=\S{30,}\n$/);
   });
 
+  it('revoketoken deletes the API key (createtoken then makes another); --oauth2 deletes the OAuth 2.0 pairs too', async () => {
+    const file = path.join(dir, 'db.sqlite3');
+    const before = cli('createtoken', 'carol').stdout;
+    await sql(file, "INSERT INTO oauth_tokens (access_digest, refresh_digest, user_id, client_id, scope, expires) SELECT 'a', 'r', u.id, c.id, 'read write', '2099-01-01' FROM users u, oauth_clients c WHERE u.username = 'carol' AND c.client_id = 'web-client'");
+    expect(cli('revoketoken', 'carol')).to.include({ code: 0, stdout: 'Revoked the API token of carol.\n' });
+    expect(await sql(file, "SELECT * FROM tokens t JOIN users u ON u.id = t.user_id WHERE u.username = 'carol'")).to.have.length(0);
+    expect(await sql(file, 'SELECT * FROM oauth_tokens')).to.have.length(1);
+    expect(cli('revoketoken', 'carol', '--oauth2').stdout).to.equal('carol had no API token.\nRevoked 1 OAuth 2.0 token pair of carol.\n');
+    expect(await sql(file, 'SELECT * FROM oauth_tokens')).to.have.length(0);
+    expect(cli('createtoken', 'carol').stdout).not.to.equal(before);
+    expect(cli('revoketoken', 'nobody')).to.include({ code: 1, stderr: 'User "nobody" does not exist.\n' });
+  });
+
+  it('listclients prints client_id and name, one a line, never the secret; deleteclient deletes one, an unknown one exits 1', () => {
+    cli('createclient', 'doomed', '--client-id', 'doomed-client', '--client-secret', 'doomed-client-secret');
+    const listed = cli('listclients');
+    expect(listed.code).to.equal(0);
+    expect(listed.stdout).to.match(/^web-client\tweb\n/);
+    expect(listed.stdout).to.include('doomed-client\tdoomed\n');
+    expect(listed.stdout).not.to.include('secret');
+    expect(cli('deleteclient', 'doomed-client')).to.include({ code: 0, stdout: 'Deleted client doomed-client.\n' });
+    expect(cli('listclients').stdout).not.to.include('doomed');
+    expect(cli('deleteclient', 'doomed-client')).to.include({ code: 1, stderr: 'Client "doomed-client" does not exist.\n' });
+  });
+
+  it('deactivateuser and activateuser set the flag; an unknown user exits 1', async () => {
+    const file = path.join(dir, 'db.sqlite3');
+    expect(cli('deactivateuser', 'carol')).to.include({ code: 0, stdout: 'Deactivated user carol.\n' });
+    expect(await sql(file, "SELECT is_active FROM users WHERE username = 'carol'")).to.deep.equal([{ is_active: 0 }]);
+    expect(cli('activateuser', 'carol')).to.include({ code: 0, stdout: 'Activated user carol.\n' });
+    expect(await sql(file, "SELECT is_active FROM users WHERE username = 'carol'")).to.deep.equal([{ is_active: 1 }]);
+    expect(cli('deactivateuser', 'nobody')).to.include({ code: 1, stderr: 'User "nobody" does not exist.\n' });
+  });
+
+  it('deleteuser off a terminal without --yes exits 2 and deletes nothing; with --yes it deletes the user, their snippets and token', async () => {
+    const file = path.join(dir, 'db.sqlite3');
+    expect(cli('createuser', 'gina', '--password', 'pw').code).to.equal(0);
+    cli('createtoken', 'gina');
+    await sql(file, "INSERT INTO snippets (created, title, code, linenos, language, style, highlighted, owner_id) SELECT '2026-01-01', 't', 'x', 0, 'python', 'friendly', '', id FROM users WHERE username = 'gina'");
+    const others = (await sql(file, 'SELECT COUNT(*) AS n FROM snippets'))[0]!.n as number;
+    expectMisuse(cli('deleteuser', 'gina'), 'snippets deleteuser: not on a terminal, so nothing can be confirmed: add --yes', /^usage: snippets deleteuser USERNAME \[--yes\] /);
+    expect(await sql(file, "SELECT id FROM users WHERE username = 'gina'")).to.have.length(1);
+    expect(cli('deleteuser', 'gina', '--yes')).to.include({ code: 0, stdout: 'Deleted user gina and 1 snippet.\n' });
+    expect(await sql(file, "SELECT id FROM users WHERE username = 'gina'")).to.have.length(0);
+    expect((await sql(file, 'SELECT COUNT(*) AS n FROM snippets'))[0]!.n).to.equal(others - 1);
+    expect(await sql(file, 'SELECT * FROM tokens t LEFT JOIN users u ON u.id = t.user_id WHERE u.id IS NULL')).to.have.length(0);
+    expect(cli('deleteuser', 'gina', '--yes')).to.include({ code: 1, stderr: 'User "gina" does not exist.\n' });
+  });
+
   it('rehighlight re-renders every stored snippet in batches, with a progress bar and a summary', async () => {
     const file = path.join(dir, 'db.sqlite3');
     await sql(file, "INSERT INTO snippets (created, title, code, linenos, language, style, highlighted, owner_id) SELECT '2026-01-01', 't', 'x = 1', 0, 'python', 'friendly', 'stale', id FROM users LIMIT 1");
@@ -148,7 +213,7 @@ describe('snippets CLI', function () {
 
   describe('misuse: exit 2, one error line and the usage', () => {
     const TOOL_USAGE = /^usage: snippets <command> \[options\] \(snippets --help lists the commands\)$/;
-    const CREATEUSER = /^usage: snippets createuser USERNAME \[--email E\] \[--superuser\] \[--password P\] \(snippets createuser --help for more\)$/;
+    const CREATEUSER = /^usage: snippets createuser USERNAME \[--email E\] \[--password P\] \(snippets createuser --help for more\)$/;
 
     it('no command', () => {
       expectMisuse(cli(), 'snippets: no command given', TOOL_USAGE);
@@ -179,7 +244,7 @@ describe('snippets CLI', function () {
     });
 
     it('a value given to a flag', () => {
-      expectMisuse(cli('createuser', 'erin', '--superuser=yes', '--password', 'pw'), 'snippets createuser: --superuser takes no value', CREATEUSER);
+      expectMisuse(cli('deleteuser', 'carol', '--yes=no'), 'snippets deleteuser: --yes takes no value', /^usage: snippets deleteuser USERNAME \[--yes\] /);
     });
 
     it('a missing required option', () => {

@@ -1,7 +1,7 @@
-// 0004-tables-utf8mb4 on MySQL/MariaDB: tables made under a latin1 default end up utf8mb4_bin, with their rows.
+// 0005-tables-utf8mb4 on MySQL/MariaDB: tables made under a latin1 default end up utf8mb4_bin, with their rows.
 import { expect } from 'chai';
 import { QueryTypes } from 'sequelize';
-import { up } from '../../../src/migrations/0004-tables-utf8mb4';
+import { up } from '../../../src/migrations/0005-tables-utf8mb4';
 import { database, isSqlite } from '../../../src/store/database';
 import { makeUser, resetDatabase } from '../../support/db';
 import { api, basic } from '../../support/http';
@@ -16,7 +16,7 @@ const collations = async () =>
     ).map((r) => [r.name, r.collation]),
   );
 
-describe('migration 0004-tables-utf8mb4', function () {
+describe('migration 0005-tables-utf8mb4', function () {
   before(function () {
     if (isSqlite()) this.skip(); // SQLite stores UTF-8 and compares bytes: the migration does nothing there
   });
