@@ -32,7 +32,7 @@ describe('SIGTERM to npm', function () {
   ] as const) {
     it(`${name}: the service stops and the port is free`, async () => {
       const port = await freePort();
-      const env = { ...serviceEnv(), PORT: String(port) };
+      const env: NodeJS.ProcessEnv = { ...serviceEnv(), PORT: String(port) };
       delete env.npm_lifecycle_event; // as from a supervisor, not from the npm that may be running these tests
       const npm = spawn(NPM, [...args], { cwd: ROOT, env, stdio: 'ignore' });
       const npmExited = new Promise((resolve) => npm.once('exit', resolve));
