@@ -13,6 +13,8 @@ export interface Sample {
   ms: number;
   /** The status, or timeout, refused (nothing listened), socket (the connection failed or was cut). */
   result: string;
+  /** How a socket failure or a timeout came about. */
+  detail?: string;
 }
 
 export interface LoadOptions {
@@ -66,7 +68,7 @@ export class FaultLoad {
     if ('status' in o) result = String(o.status);
     else if (o.failure === 'socket' && /ECONNREFUSED/.test(o.message)) result = 'refused';
     else result = o.failure;
-    this.samples.push({ kind, start, ms, result });
+    this.samples.push({ kind, start, ms, result, detail: 'failure' in o ? o.message : undefined });
     // A refused connection comes back at once: a pause keeps a stopped service from being hammered in a tight loop.
     if (result === 'refused' || result === 'socket') await new Promise((r) => setTimeout(r, 50));
     return 'status' in o && o.status === 201 ? o.body.toString('utf8') : undefined;
@@ -87,15 +89,20 @@ export class FaultLoad {
   }
 }
 
-/** Counts per result of the samples sent in [from, to), e.g. "200×812 201×95 500×3 timeout×2", and the worst latency. */
-export function summarize(samples: Sample[], from: number, to: number): { statuses: string; worstMs: number } {
+/**
+ * Counts per result of the samples sent in [from, to), e.g. "200×812 201×95 500×3 timeout×2", the worst latency, and
+ * how the socket failures came about (refusals left out: they only say that nothing listened).
+ */
+export function summarize(samples: Sample[], from: number, to: number): { statuses: string; worstMs: number; failures: string[] } {
   const counts = new Map<string, number>();
+  const failures = new Set<string>();
   let worstMs = 0;
   for (const s of samples) {
     if (s.start < from || s.start >= to) continue;
     counts.set(s.result, (counts.get(s.result) ?? 0) + 1);
     worstMs = Math.max(worstMs, s.ms);
+    if (s.result === 'socket' && s.detail) failures.add(`${s.kind}: ${s.detail}`);
   }
   const statuses = [...counts].sort(([a], [b]) => a.localeCompare(b)).map(([r, n]) => `${r}×${n}`).join(' ');
-  return { statuses: statuses || '-', worstMs };
+  return { statuses: statuses || '-', worstMs, failures: [...failures] };
 }

@@ -32,6 +32,8 @@ interface Row {
   acked: string;
   lost: string;
   notes: string;
+  /** Distinct socket failures, printed under the table. */
+  failures?: string[];
 }
 
 /** The built service in a process group of its own, its output kept (and its errors passed on). */
@@ -124,10 +126,10 @@ async function underLoad(name: string, s: Setup, inject: () => Promise<void> | v
     await lift();
     let recovered: number | undefined;
     for (const limit = Date.now() + RECOVERY_LIMIT_MS; !(recovered = load.recoveredAt(liftedAt)) && Date.now() < limit; ) await sleep(50);
-    const { statuses, worstMs } = summarize(load.samples, from, recovered ?? Date.now());
+    const { statuses, worstMs, failures } = summarize(load.samples, from, recovered ?? Date.now());
     await sleep(1000);
     await load.stop();
-    return { fault: name, during: statuses, worstMs: String(worstMs), recovery: recovered ? seconds(recovered - liftedAt) : `none in ${seconds(RECOVERY_LIMIT_MS)}`, ...(await lostWrites(s.base, s.username, load)), notes };
+    return { fault: name, during: statuses, worstMs: String(worstMs), recovery: recovered ? seconds(recovered - liftedAt) : `none in ${seconds(RECOVERY_LIMIT_MS)}`, ...(await lostWrites(s.base, s.username, load)), notes, failures };
   } finally {
     await load.stop();
   }
@@ -323,6 +325,7 @@ async function main(): Promise<number> {
   process.once('SIGINT', () => process.exit(130));
   const rows = [['fault', 'clients during it', 'worst ms', 'recovery s', 'acked creates', 'lost', 'notes']];
   let lost = false;
+  const results: Row[] = [];
   for (const fault of FAULTS) {
     if (only && !only.has(fault.name)) continue;
     let row: Row;
@@ -336,10 +339,12 @@ async function main(): Promise<number> {
       }
     }
     lost ||= /^[1-9]/.test(row.lost);
+    results.push(row);
     rows.push([row.fault, row.during, row.worstMs, row.recovery, row.acked, row.lost, row.notes]);
   }
   console.log(`\nFaults under load: ${READERS} readers and ${WRITERS} Token writers on kept-alive connections, ${seconds(FAULT_MS)} s per fault, client timeout 10 s\n`);
   console.log(markdownTable(rows));
+  for (const row of results) for (const failure of row.failures ?? []) console.log(`- ${row.fault}, socket failure: ${failure}`);
   console.log(lost ? '\nFAIL: an acknowledged create was lost' : '\nno acknowledged create was lost');
   return lost ? 1 : 0;
 }

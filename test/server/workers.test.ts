@@ -17,6 +17,16 @@ function workers(pid: number): number[] {
   return children.filter((child) => readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('main.ts'));
 }
 
+/** Resolves once `count` different workers have answered: startService waits for one only. */
+async function serving(base: string, count: number): Promise<void> {
+  const seen = new Set<number>();
+  while (seen.size < count) {
+    const res = await fetch(`${base}/healthz`, { headers: { Connection: 'close' }, signal: AbortSignal.timeout(10_000) }).catch(() => undefined);
+    if (res) seen.add(((await res.json()) as { worker: number }).worker);
+    else await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 describe('the workers of WEB_CONCURRENCY', function () {
   this.timeout(600_000);
   let service: ServiceProcess | undefined;
@@ -47,16 +57,21 @@ describe('the workers of WEB_CONCURRENCY', function () {
 
   it('a worker killed after start-up is replaced', async () => {
     service = await startService(serviceEnv({ WEB_CONCURRENCY: '2', LOG_LEVEL: 'info' }), { capture: true });
+    // A worker that exits before it listens is a failed start, which stops the service: both must be serving first.
+    await within(120_000, 'both workers serving', serving(service.base, 2));
     const [first] = workers(service.child.pid!);
     process.kill(first!, 'SIGKILL');
-    // Workers 1 and 2 were the first two; a third answers once the primary has forked the replacement.
+    // Workers 1 and 2 were the first two; a third answers once the primary has forked the replacement. A connection
+    // handed to the killed worker as it died is lost with it, hence the bound on each request.
     await within(120_000, 'a replacement worker answering', (async () => {
       for (;;) {
-        const res = await fetch(`${service!.base}/healthz`, { headers: { Connection: 'close' } }).catch(() => undefined);
+        const res = await fetch(`${service!.base}/healthz`, { headers: { Connection: 'close' }, signal: AbortSignal.timeout(10_000) }).catch(() => undefined);
         if (res && ((await res.json()) as { worker: number }).worker === 3) return;
         await new Promise((r) => setTimeout(r, 100));
       }
-    })());
+    })()).catch((err: Error) => {
+      throw new Error(`${err.message}; the service wrote: ${service!.output()}`);
+    });
     expect(service.output()).to.include('worker exited; starting another');
   });
 
@@ -64,6 +79,7 @@ describe('the workers of WEB_CONCURRENCY', function () {
     const env = serviceEnv({ WEB_CONCURRENCY: '2', LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '600000' });
     runCli(env, 'createuser', 'alice', '--password', 'alicepass');
     service = await startService(env, { capture: true });
+    await within(120_000, 'both workers serving', serving(service.base, 2));
     const held = await heldCreate(service.base, basic, 'in a stopping worker');
     service.child.kill('SIGTERM');
     await within(60_000, 'both workers draining', (async () => {
