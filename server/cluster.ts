@@ -1,10 +1,19 @@
-// WEB_CONCURRENCY > 1: a primary that migrates once, forks the workers, replaces crashed ones and stops them on SIGTERM.
-import cluster from 'node:cluster';
+// WEB_CONCURRENCY > 1: a primary that migrates once, forks the workers, replaces crashed ones (slower and slower if
+// they keep crashing), gives up with exit 1 when a worker cannot start, and on SIGTERM stops them all within the deadline.
+import cluster, { type Worker } from 'node:cluster';
 import type { Config } from '../src/config';
 import { closeDatabase, openDatabase } from '../src/store/database';
 import { migrate } from '../src/store/migrate';
 import type { Logger } from '../src/log';
 import { serveCountersToWorkers } from '../src/store/counters';
+import { stopWhenOrphaned } from './orphan';
+
+/** Past a worker's own deadline (SHUTDOWN_TIMEOUT_MS plus its few seconds of closing), the primary kills it. */
+const KILL_MARGIN_MS = 5000;
+/** Crashes closer together than this count as a run; each one in a run waits twice as long as the one before. */
+const CRASH_RUN_MS = 60000;
+const FIRST_DELAY_MS = 1000;
+const MAX_DELAY_MS = 30000;
 
 export async function runPrimary(config: Config, log: Logger): Promise<void> {
   openDatabase(config);
@@ -15,24 +24,66 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
   // Without Redis or MySQL, the throttle counters of every worker live here, in memory.
   serveCountersToWorkers();
   let stopping = false;
-  // A message to a worker that has just exited fails; that is no reason to stop the primary.
-  const fork = () => cluster.fork().on('error', (err) => log.warn({ err }, 'message to a worker failed'));
-  for (let i = 0; i < config.WEB_CONCURRENCY; i++) fork();
-  cluster.on('exit', (worker, code, signal) => {
-    if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
-      return;
-    }
-    log.warn({ worker: worker.process.pid, code, signal }, 'worker exited; starting another');
-    fork();
-  });
-  const stop = (signal: NodeJS.Signals) => {
+  let exitCode = 0;
+  // Until every first worker listens, the service is starting: a worker that exits then (the port is taken, the
+  // configuration or the database is wrong) would fail the same way again, so the primary stops instead of retrying.
+  let starting = config.WEB_CONCURRENCY;
+  const listened = new WeakSet<Worker>();
+  const restart = backoff();
+
+  const fork = () => {
+    const worker = cluster.fork();
+    // A message to a worker that has just exited fails; that is no reason to stop the primary.
+    worker.on('error', (err) => log.warn({ err }, 'message to a worker failed'));
+    worker.once('listening', () => {
+      listened.add(worker);
+      if (starting > 0 && --starting === 0) log.info({ workers: config.WEB_CONCURRENCY }, `primary serving on http://${config.HOST}:${config.PORT}/`);
+    });
+  };
+
+  const stop = (reason: string, code: number) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal, workers: config.WEB_CONCURRENCY }, 'stopping the workers');
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    exitCode = code;
+    const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
+    log.info({ reason, workers: workers.length, timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, 'stopping the workers');
+    if (workers.length === 0) process.exit(exitCode);
+    // Each worker drains its connections within SHUTDOWN_TIMEOUT_MS; one that has not exited a while after is killed.
+    for (const worker of workers) worker.process.kill('SIGTERM');
+    setTimeout(() => {
+      log.error('workers still running past the shutdown deadline; killing them');
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS + KILL_MARGIN_MS);
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
-  log.info({ workers: config.WEB_CONCURRENCY }, `primary serving on http://${config.HOST}:${config.PORT}/`);
+
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(exitCode);
+      return;
+    }
+    if (starting > 0 && !listened.has(worker)) {
+      log.error({ worker: worker.process.pid, code, signal }, 'a worker exited before it could serve (its error is above); stopping');
+      return stop('a worker could not start', 1);
+    }
+    const delayMs = restart();
+    log.warn({ worker: worker.process.pid, code, signal, delayMs }, 'worker exited; starting another');
+    setTimeout(() => stopping || fork(), delayMs);
+  });
+  for (let i = 0; i < config.WEB_CONCURRENCY; i++) fork();
+  process.once('SIGTERM', () => stop('SIGTERM', 0));
+  process.once('SIGINT', () => stop('SIGINT', 0));
+  stopWhenOrphaned(() => stop('parent exited', 0));
+}
+
+/** The delay before the next replacement: none after a lone crash, then 1 s, 2 s, 4 s... up to 30 s while crashes keep coming. */
+function backoff(): () => number {
+  let last = -Infinity;
+  let run = 0;
+  return () => {
+    const now = Date.now();
+    run = now - last < CRASH_RUN_MS ? run + 1 : 0;
+    last = now;
+    return run === 0 ? 0 : Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** (run - 1));
+  };
 }

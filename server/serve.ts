@@ -1,4 +1,4 @@
-// Runs the service: migrate, start the highlighter, listen, and stop gracefully on SIGTERM/SIGINT.
+// Runs the service: migrate, start the highlighter, listen, and stop on SIGTERM/SIGINT within SHUTDOWN_TIMEOUT_MS.
 import type { Server } from 'node:http';
 import type { Config } from '../src/config';
 import { closeDatabase, openDatabase } from '../src/store/database';
@@ -8,6 +8,14 @@ import { settled } from '../src/inflight';
 import type { Logger } from '../src/log';
 import { createApp } from './app';
 import { closeRedis } from '../src/store/redis';
+import { drainingServer } from './connections';
+import { stopWhenOrphaned } from './orphan';
+
+/**
+ * After the deadline: at least this long for procedures whose client has gone to finish saving, and as long again
+ * for the database, Redis and the highlighter to close (a database that does not answer must not hold the exit).
+ */
+const CLOSE_GRACE_MS = 1000;
 
 export async function serve(config: Config, log: Logger): Promise<Server> {
   openDatabase(config);
@@ -15,7 +23,8 @@ export async function serve(config: Config, log: Logger): Promise<Server> {
   if (applied.length) log.info({ migrations: applied }, 'applied migrations');
   configureHighlighter({ workers: config.HIGHLIGHT_WORKERS, timeoutMs: config.HIGHLIGHT_TIMEOUT_MS });
   const app = createApp(config, log);
-  const server = app.listen(config.PORT, config.HOST);
+  const { server, drain } = drainingServer(app, { socketMs: config.SOCKET_TIMEOUT_MS }, log);
+  server.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
@@ -23,20 +32,26 @@ export async function serve(config: Config, log: Logger): Promise<Server> {
   log.info(`serving on http://${config.HOST}:${config.PORT}/`);
 
   let stopping = false;
-  const stop = (signal: string) => {
+  const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'finishing requests in flight');
-    // close() stops accepting and waits for open requests; idle keep-alive sockets are closed at once.
-    server.close(async () => {
-      // A request whose client hung up no longer holds a connection, but its procedure may still be saving.
-      await settled(30_000);
-      await Promise.allSettled([closeDatabase(), closeHighlighter(), closeRedis()]);
-      process.exit(0);
-    });
-    server.closeIdleConnections();
+    const deadline = Date.now() + config.SHUTDOWN_TIMEOUT_MS;
+    log.info({ signal, timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, 'finishing requests in flight');
+    // The last resort, should closing hang past its grace.
+    setTimeout(() => {
+      log.error('shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS + 3 * CLOSE_GRACE_MS);
+    const cut = await drain(config.SHUTDOWN_TIMEOUT_MS);
+    if (cut) log.warn({ cut, timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, 'shutdown deadline passed: closed the connections of requests still in flight');
+    // A request whose client hung up no longer holds a connection, but its procedure may still be saving.
+    await settled(Math.max(deadline - Date.now(), CLOSE_GRACE_MS));
+    const closing = Promise.allSettled([closeDatabase(), closeHighlighter(), closeRedis()]);
+    await Promise.race([closing, new Promise((r) => setTimeout(r, CLOSE_GRACE_MS))]);
+    process.exit(0);
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+  stopWhenOrphaned(() => void stop('parent exited'));
   return server;
 }

@@ -78,6 +78,16 @@ const EnvSchema = z.object({
   /** Processes serving one port (node:cluster); 1 serves from the main process. */
   WEB_CONCURRENCY: integer(1, 256, 1),
   HOST: z.string().min(1).default('127.0.0.1'),
+  /**
+   * SIGTERM/SIGINT: how long requests in flight may take to finish; past it their connections are cut and the process
+   * exits (a few seconds later at most, while the database closes).
+   */
+  SHUTDOWN_TIMEOUT_MS: integer(0, 3600000, 10000),
+  /**
+   * A connection on which no byte moves, either way, for this long while a request is read or answered is closed: a
+   * client that stops reading its answer (or sending its request) holds nothing for longer.
+   */
+  SOCKET_TIMEOUT_MS: integer(1, 3600000, 30000),
   DATABASE_URL: z
     .string()
     .regex(/^(sqlite:.+|mysql:\/\/.+|mariadb:\/\/.+)$/, 'expected sqlite:<path>, sqlite::memory: or mysql://user:pass@host:port/db')

@@ -1,0 +1,94 @@
+// WEB_CONCURRENCY=2: a primary that gives up when its workers cannot start, replaces one that crashes later, and
+// stops them all without failing a request in flight.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { expect } from 'chai';
+import { runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
+import { freePort, heldCreate, parseAnswer, within } from '../support/raw-http';
+
+const ROOT = path.resolve(__dirname, '../..');
+const basic = `Basic ${Buffer.from('alice:alicepass').toString('base64')}`;
+
+/** The workers of the primary `pid`: the processes it started that run server/main.ts (tsx starts esbuild too). */
+function workers(pid: number): number[] {
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+  return children.filter((child) => readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('main.ts'));
+}
+
+/** Resolves once `count` different workers have answered: startService waits for one only. */
+async function serving(base: string, count: number): Promise<void> {
+  const seen = new Set<number>();
+  while (seen.size < count) {
+    const res = await fetch(`${base}/healthz`, { headers: { Connection: 'close' }, signal: AbortSignal.timeout(10_000) }).catch(() => undefined);
+    if (res) seen.add(((await res.json()) as { worker: number }).worker);
+    else await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('the workers of WEB_CONCURRENCY', function () {
+  this.timeout(600_000);
+  let service: ServiceProcess | undefined;
+  afterEach(async () => {
+    if (service) await stopService(service);
+    service = undefined;
+  });
+
+  it('a port in use stops the primary with exit 1 instead of restarting its workers', async () => {
+    const port = await freePort();
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(port, '127.0.0.1', resolve));
+    try {
+      const env = { ...serviceEnv({ WEB_CONCURRENCY: '2', LOG_LEVEL: 'info' }), PORT: String(port) };
+      const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'server/main.ts')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+      const code = await within(120_000, 'the primary exiting', new Promise((resolve) => child.once('exit', resolve))).finally(() => child.kill('SIGKILL'));
+      expect(code).to.equal(1);
+      expect(output).to.include('EADDRINUSE');
+      expect(output).to.include('a worker exited before it could serve');
+      expect(output).not.to.include('starting another');
+    } finally {
+      holder.close();
+    }
+  });
+
+  it('a worker killed after start-up is replaced', async () => {
+    service = await startService(serviceEnv({ WEB_CONCURRENCY: '2', LOG_LEVEL: 'info' }), { capture: true });
+    // A worker that exits before it listens is a failed start, which stops the service: both must be serving first.
+    await within(120_000, 'both workers serving', serving(service.base, 2));
+    const [first] = workers(service.child.pid!);
+    process.kill(first!, 'SIGKILL');
+    // Workers 1 and 2 were the first two; a third answers once the primary has forked the replacement. A connection
+    // handed to the killed worker as it died is lost with it, hence the bound on each request.
+    await within(120_000, 'a replacement worker answering', (async () => {
+      for (;;) {
+        const res = await fetch(`${service!.base}/healthz`, { headers: { Connection: 'close' }, signal: AbortSignal.timeout(10_000) }).catch(() => undefined);
+        if (res && ((await res.json()) as { worker: number }).worker === 3) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })()).catch((err: Error) => {
+      throw new Error(`${err.message}; the service wrote: ${service!.output()}`);
+    });
+    expect(service.output()).to.include('worker exited; starting another');
+  });
+
+  it('SIGTERM to the primary lets a request in flight in a worker finish, then every process exits 0', async () => {
+    const env = serviceEnv({ WEB_CONCURRENCY: '2', LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '600000' });
+    runCli(env, 'createuser', 'alice', '--password', 'alicepass');
+    service = await startService(env, { capture: true });
+    await within(120_000, 'both workers serving', serving(service.base, 2));
+    const held = await heldCreate(service.base, basic, 'in a stopping worker');
+    service.child.kill('SIGTERM');
+    await within(60_000, 'both workers draining', (async () => {
+      while ((service!.output().match(/finishing requests in flight/g) ?? []).length < 2) await new Promise((r) => setTimeout(r, 50));
+    })());
+    held.finish();
+    const answer = parseAnswer(await within(60_000, 'the held request answered', held.conn.closed));
+    expect(answer.status).to.equal(201);
+    expect(answer.headers.connection).to.equal('close');
+    expect(await within(60_000, 'the primary exiting', service.exited)).to.equal(0);
+  });
+});
