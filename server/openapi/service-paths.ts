@@ -95,7 +95,7 @@ export function servicePaths(options: SecurityOptions): PathsObject {
         tags: ['operations'],
         summary: 'Readiness: the database answers',
         responses: {
-          200: body('application/json', { type: 'object', properties: { status: { const: 'ready' } }, required: ['status'] }, 'The database answered a ping.', { status: 'ready' }),
+          200: body('application/json', { type: 'object', properties: { status: { const: 'ready' } }, required: ['status'] }, 'The database answered a read of the snippets table (and, on Galera, this node is Synced), on a connection of its own.', { status: 'ready' }),
           503: body('application/json', ref('Error'), 'The database did not answer: route no traffic here.', { detail: 'The database is not answering.' }),
         },
       },

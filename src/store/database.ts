@@ -36,8 +36,8 @@ const SQLITE_READERS = 2;
 let current: Open | undefined;
 
 /** Connection settings of one mysql:// URL, in the shape Sequelize's replication option takes. */
-function server(url: string) {
-  const u = new URL(url);
+export function server(url: string) {
+  const u = new URL(url.replace(/^mariadb:/, 'mysql:'));
   return {
     host: u.hostname,
     port: Number(u.port || 3306),
@@ -233,9 +233,4 @@ export async function deadline<T>(work: Promise<T>, ms: number): Promise<T> {
 export function databaseTimeout(): number {
   if (!current) throw new Error('openDatabase() has not been called');
   return current.timeoutMs;
-}
-
-/** For /readyz: resolves when the database answers a query within DATABASE_TIMEOUT_MS. */
-export async function ping(): Promise<void> {
-  await deadline(database().query('SELECT 1'), databaseTimeout());
 }
