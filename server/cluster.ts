@@ -3,7 +3,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from '../src/config';
 import { closeDatabase, openDatabase } from '../src/store/database';
-import { migrate } from '../src/store/migrate';
+import { schemaOnStart } from '../src/store/migrate';
 import type { Logger } from '../src/log';
 import { serveCountersToWorkers } from '../src/store/counters';
 import { stopWhenOrphaned } from './orphan';
@@ -17,7 +17,7 @@ const MAX_DELAY_MS = 30000;
 
 export async function runPrimary(config: Config, log: Logger): Promise<void> {
   openDatabase(config);
-  const applied = await migrate();
+  const applied = await schemaOnStart(config);
   if (applied.length) log.info({ migrations: applied }, 'applied migrations');
   await closeDatabase();
 

@@ -2,7 +2,7 @@
 import type { Server } from 'node:http';
 import type { Config } from '../src/config';
 import { closeDatabase, openDatabase } from '../src/store/database';
-import { migrate } from '../src/store/migrate';
+import { schemaOnStart } from '../src/store/migrate';
 import { closeHighlighter, configureHighlighter } from '../src/highlight';
 import { settled } from '../src/inflight';
 import type { Logger } from '../src/log';
@@ -19,7 +19,7 @@ const CLOSE_GRACE_MS = 1000;
 
 export async function serve(config: Config, log: Logger): Promise<Server> {
   openDatabase(config);
-  const applied = await migrate();
+  const applied = await schemaOnStart(config);
   if (applied.length) log.info({ migrations: applied }, 'applied migrations');
   configureHighlighter({ workers: config.HIGHLIGHT_WORKERS, timeoutMs: config.HIGHLIGHT_TIMEOUT_MS });
   const app = createApp(config, log);

@@ -83,6 +83,10 @@ const EnvSchema = z.object({
    * exits (a few seconds later at most, while the database closes).
    */
   SHUTDOWN_TIMEOUT_MS: integer(0, 3600000, 10000),
+  /** false: a starting service applies no migration and refuses a schema that is behind (migrate in a release step). */
+  MIGRATE_ON_START: z
+    .preprocess(unsetIfEmpty, z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off']).optional())
+    .transform((v) => v === undefined || ['true', '1', 'yes', 'on'].includes(v)),
   /**
    * A connection on which no byte moves, either way, for this long while a request is read or answered is closed: a
    * client that stops reading its answer (or sending its request) holds nothing for longer.
