@@ -27,15 +27,22 @@ export async function ctl(c: Cluster, ...args: string[]): Promise<string> {
   return stdout.trim();
 }
 
-/** HAProxy's status of every server ("backend/server" → UP, DOWN, "no check", …). */
-export async function haproxyStatus(c: Cluster): Promise<Record<string, string>> {
+/** HAProxy's statistics of every server ("backend/server" → its CSV row, by column name: status, scur, …). */
+export async function haproxyStats(c: Cluster): Promise<Record<string, Record<string, string>>> {
   const res = await fetch(`http://127.0.0.1:${c.stats}/stats;csv`, { signal: AbortSignal.timeout(2000) });
-  const out: Record<string, string> = {};
-  for (const line of (await res.text()).split('\n').slice(1)) {
+  const [header, ...lines] = (await res.text()).split('\n');
+  const names = header!.replace(/^# /, '').split(',');
+  const out: Record<string, Record<string, string>> = {};
+  for (const line of lines) {
     const cells = line.split(',');
-    if (cells.length > 17) out[`${cells[0]}/${cells[1]}`] = cells[17]!;
+    if (cells.length >= names.length - 1) out[`${cells[0]}/${cells[1]}`] = Object.fromEntries(names.map((n, i) => [n, cells[i] ?? '']));
   }
   return out;
+}
+
+/** HAProxy's status of every server ("backend/server" → UP, DOWN, DRAIN, "no check", …). */
+export async function haproxyStatus(c: Cluster): Promise<Record<string, string>> {
+  return Object.fromEntries(Object.entries(await haproxyStats(c)).map(([k, row]) => [k, row.status!]));
 }
 
 export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {

@@ -1,7 +1,7 @@
 // The faults bench/cluster.ts injects one at a time under load, each with its repair and its own target.
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { ctl, haproxyStatus, nodeConnection, waitFor, type Cluster } from './cluster-ctl';
+import { ctl, haproxyStats, haproxyStatus, nodeConnection, waitFor, type Cluster } from './cluster-ctl';
 import { conflictWorkers, type User } from './cluster-load';
 
 export interface FaultEnv {
@@ -116,9 +116,14 @@ export const FAULTS: Fault[] = [
     name: 'rolling',
     inject: async (f) => {
       for (const name of ['a', 'b']) {
-        f.log(`rolling restart: SIGTERM instance ${name}, start it, wait until UP`);
+        // Drained first: a stopping instance closes its idle keep-alive connections, and HAProxy may be sending a
+        // request on one at that moment (the client then sees the connection closed without an answer).
+        f.log(`rolling restart: drain instance ${name} in HAProxy, SIGTERM it, start it, back to ready, wait until UP`);
+        await ctl(f.c, 'haproxy', `set server instances/${name} state drain`);
+        await waitFor(`instance ${name} drained`, async () => (await haproxyStats(f.c))[`instances/${name}`]?.scur === '0', 10_000).catch(() => f.log(`instance ${name}: requests still under way after 10 s`));
         await ctl(f.c, 'instance-stop', name);
         await ctl(f.c, 'instance-start', name);
+        await ctl(f.c, 'haproxy', `set server instances/${name} state ready`);
         await serverUp(f, `instances/${name}`);
       }
       return { repairedAt: Date.now(), notes: [], miss: '' };

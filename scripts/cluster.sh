@@ -10,7 +10,7 @@
 #   --direct    each instance connects to its node directly instead of through its Galera-aware HAProxy listener
 #   CLUSTER_PORT_BASE (env, default 24000): the ports used are BASE+10 .. BASE+99
 # Internal: scripts/cluster.sh ctl DIR node-start|node-stop|node-kill N, instance-start NAME [DB], instance-stop|
-#   instance-kill NAME, sql N "STATEMENT", down
+#   instance-kill NAME, sql N "STATEMENT", haproxy "RUNTIME API COMMAND", down
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -179,6 +179,9 @@ instance_kill() {
   wait_gone "instance-$1" 10
 }
 
+# HAProxy's runtime API, e.g. "set server instances/a state drain": no new requests, those under way finish.
+haproxy_cmd() { echo "$1" | socat stdio "unix-connect:$DIR/haproxy.sock"; }
+
 write_haproxy_cfg() {
   local n b
   cat >"$DIR/haproxy.cfg" <<CFG
@@ -293,6 +296,7 @@ ctl() {
     instance-stop) instance_stop "$2" ;;
     instance-kill) instance_kill "$2" ;;
     sql) sql "$2" "$3" ;;
+    haproxy) haproxy_cmd "$2" ;;
     down) down ;;
     *) echo "cluster.sh ctl: unknown command $1" >&2; exit 2 ;;
   esac
