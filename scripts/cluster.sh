@@ -274,6 +274,7 @@ JSON
 
 down() {
   local f
+  [ -z "${DRIVER:-}" ] || kill -TERM -- "-$DRIVER" 2>/dev/null || true
   for f in "$DIR"/pids/*.pid; do
     [ -e "$f" ] || continue
     kill -KILL -- "-$(cat "$f")" 2>/dev/null || true
@@ -327,7 +328,12 @@ main() {
   (cd "$ROOT" && npm run build --silent)
   up
   local status=0
-  "$ROOT/node_modules/.bin/tsx" "$ROOT/bench/cluster.ts" "$DIR/cluster.json" --duration "$duration" ${faults:+--faults "$faults"} || status=$?
+  # In the background and waited for: a signal to this script then runs its trap at once, not after the driver; in a
+  # group of its own, so that the trap stops it with the `ctl` commands it has under way.
+  setsid "$ROOT/node_modules/.bin/tsx" "$ROOT/bench/cluster.ts" "$DIR/cluster.json" --duration "$duration" ${faults:+--faults "$faults"} &
+  DRIVER=$!
+  wait $DRIVER || status=$?
+  DRIVER=
   return $status
 }
 
