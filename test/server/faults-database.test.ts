@@ -99,7 +99,7 @@ describe('MariaDB stopped, hung or missing a table under a running service', fun
   });
 
   it('MariaDB hung (SIGSTOP): the same answers within the deadline, not after the pause; SIGCONT, served again', async () => {
-    mariadb!.hang();
+    await mariadb!.hang();
     try {
       await expectUnavailable(service!.base);
     } finally {

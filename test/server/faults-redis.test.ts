@@ -97,7 +97,7 @@ describe('Redis hung or stopped under a running service (REDIS_URL)', function (
   });
 
   it('Redis hung (SIGSTOP): requests answer without waiting for it, the login form is 503 without a cookie, /readyz 503; SIGCONT recovers', async () => {
-    redis!.hang();
+    await redis!.hang();
     try {
       // The first requests may wait for the deadline; none waits for Redis to come back.
       await readyzBecomes(service!.base, 503);

@@ -1,7 +1,7 @@
 // A Redis or MariaDB server of a test's own (a free port, a temporary directory), to stop, hang and resume without
 // touching the shared ones. Absent binaries make the test skip, with the reason.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,8 +9,8 @@ import path from 'node:path';
 export interface OwnServer {
   url: string;
   port: number;
-  /** SIGSTOP: the port still accepts connections (the kernel's backlog), nothing answers. */
-  hang(): void;
+  /** SIGSTOP, resolved once every thread has stopped: the port still accepts connections (the kernel's backlog), nothing answers. */
+  hang(): Promise<void>;
   /** SIGCONT after hang(). */
   resume(): void;
   /** Ends the process (SIGKILL: no goodbye to clients, as a crash); start() brings it back on the same port and data. */
@@ -37,7 +37,7 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Resolves once `ready()` holds; a bound for a start that hangs, not a measure. */
+/** Resolves once `ready()` holds; a bound for a start (or stop) that hangs, not a measure. */
 async function until(what: string, ready: () => Promise<boolean>, child: ChildProcess, log: () => string): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (!(await ready())) {
@@ -85,7 +85,14 @@ async function ownServer({ bin, args, url, port, dir, ready }: Spec): Promise<Ow
   const server: OwnServer = {
     url,
     port,
-    hang: () => void child?.kill('SIGSTOP'),
+    hang: async () => {
+      const pid = child?.pid;
+      if (!pid) return;
+      process.kill(pid, 'SIGSTOP');
+      // kill() only queues the signal; a busy thread stops a moment later. Linux says when: state T in /proc.
+      const stopped = () => !existsSync(`/proc/${pid}/task`) || readdirSync(`/proc/${pid}/task`).every((t) => /^\d+ \(.*\) T /.test(readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8')));
+      await until(`${bin} stopping`, async () => stopped(), child!, () => output);
+    },
     resume: () => void child?.kill('SIGCONT'),
     stop,
     start,
