@@ -30,6 +30,10 @@ const DOWN_CODES = new Set([
   'ER_CON_COUNT_ERROR',
   'ER_SERVER_SHUTDOWN',
   'ER_CONNECTION_KILLED',
+  // A Galera node that is not (or no longer) part of the cluster's primary component: "WSREP has not yet prepared
+  // node for application use" (1047), and a commit it cannot replicate (1180).
+  'ER_UNKNOWN_COM_ERROR',
+  'ER_ERROR_DURING_COMMIT',
   'SQLITE_FULL',
   'SQLITE_IOERR',
   'SQLITE_CANTOPEN',
@@ -53,11 +57,15 @@ function isStoreBusy(err: unknown): boolean {
   return false;
 }
 
+/** Galera's words for a node cut off from the primary component, whatever code carries them. */
+const GALERA_NOT_PRIMARY = /WSREP has not yet prepared node|Not connected to Primary Component/;
+
 /** Whether an error (or one it wraps) says the database or Redis could not be reached or did not answer in time. */
 function isStoreDown(err: unknown): boolean {
   for (const e of chain(err)) {
-    const { code } = e as { code?: string };
+    const { code, message } = e as { code?: string; message?: string };
     if (e instanceof ConnectionError || (code && DOWN_CODES.has(code)) || isRedisOutage(e)) return true;
+    if (typeof message === 'string' && GALERA_NOT_PRIMARY.test(message)) return true;
   }
   return false;
 }

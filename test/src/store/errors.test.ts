@@ -1,0 +1,31 @@
+// Which storage errors are the service's momentary trouble (503), as MariaDB and Galera word them through Sequelize.
+import { expect } from 'chai';
+import { DatabaseError } from 'sequelize';
+import { unavailableDetail } from '../../../src/store/errors';
+
+const DOWN = 'The service is unavailable at the moment; try again shortly.';
+/** A mysql2 error as the driver makes it, wrapped by Sequelize as a failed query is. */
+const fromServer = (message: string, code: string, errno: number) =>
+  new DatabaseError(Object.assign(new Error(message), { code, errno, sql: 'SELECT 1', parameters: [] }) as never);
+
+describe('unavailableDetail', () => {
+  it('a Galera node not in the primary component (1047) is unavailable, not a fault', () => {
+    expect(unavailableDetail(fromServer('WSREP has not yet prepared node for application use', 'ER_UNKNOWN_COM_ERROR', 1047))).to.equal(DOWN);
+  });
+
+  it('a commit the node cannot replicate is unavailable, whatever code carries it', () => {
+    expect(unavailableDetail(fromServer("Got error 6 \"No such device or address\" during COMMIT", 'ER_ERROR_DURING_COMMIT', 1180))).to.equal(DOWN);
+    const fragment = 'Error while appending streaming replication fragment(provider status: Not connected to Primary Component)';
+    expect(unavailableDetail(fromServer(fragment, 'ER_UNKNOWN_ERROR', 1105))).to.equal(DOWN);
+  });
+
+  it('a lost connection is unavailable; a deadlock lost after its retries is busy', () => {
+    expect(unavailableDetail(fromServer('Connection lost: The server closed the connection.', 'PROTOCOL_CONNECTION_LOST', 0))).to.equal(DOWN);
+    expect(unavailableDetail(fromServer('Deadlock found when trying to get lock; try restarting transaction', 'ER_LOCK_DEADLOCK', 1213))).to.equal('The database is busy at the moment; try again shortly.');
+  });
+
+  it('anything else is a fault (undefined: the answer is a 500 that hides it)', () => {
+    expect(unavailableDetail(fromServer("Table 'snippets.snippets' doesn't exist", 'ER_NO_SUCH_TABLE', 1146))).to.equal(undefined);
+    expect(unavailableDetail(new Error('boom'))).to.equal(undefined);
+  });
+});
