@@ -279,17 +279,34 @@ function skippedRow(fault: string, why: string): Row {
   return { fault, during: '-', worstMs: '-', recovery: '-', acked: '-', lost: '-', notes: `skipped: ${why}` };
 }
 
-const FAULTS: { name: string; needsRoot: boolean; run: () => Promise<Row> }[] = [
-  { name: 'mariadb-stop', needsRoot: false, run: () => dependencyFault('mariadb-stop', ownMariadb, 'stop', true) },
-  { name: 'mariadb-sigstop', needsRoot: false, run: () => dependencyFault('mariadb-sigstop', ownMariadb, 'sigstop', true) },
-  { name: 'redis-stop', needsRoot: false, run: () => dependencyFault('redis-stop', ownRedis, 'stop', false) },
-  { name: 'redis-sigstop', needsRoot: false, run: () => dependencyFault('redis-sigstop', ownRedis, 'sigstop', false) },
-  { name: 'sqlite-full', needsRoot: true, run: sqliteFull },
-  { name: 'sigterm-keepalive', needsRoot: false, run: () => sigterm('sigterm-keepalive', false) },
-  { name: 'sigterm-npm', needsRoot: false, run: () => sigterm('sigterm-npm', true) },
+/**
+ * The longest a client may wait during each fault: the deadline that bounds it, at its default, plus one second.
+ * DATABASE_TIMEOUT_MS 5 s; a hung Redis is found by a PING sent every half REDIS_TIMEOUT_MS (2 s) and unanswered for a
+ * whole one, so 1.5 × 2 s; SQLite's busy wait 5 s (a full disk fails at once); SHUTDOWN_TIMEOUT_MS 10 s; the other
+ * clients of a slow reader, the bench's own 10 s client timeout.
+ */
+const SECOND = 1000;
+const FAULTS: { name: string; needsRoot: boolean; boundMs?: number; run: () => Promise<Row> }[] = [
+  { name: 'mariadb-stop', needsRoot: false, boundMs: 5 * SECOND + SECOND, run: () => dependencyFault('mariadb-stop', ownMariadb, 'stop', true) },
+  { name: 'mariadb-sigstop', needsRoot: false, boundMs: 5 * SECOND + SECOND, run: () => dependencyFault('mariadb-sigstop', ownMariadb, 'sigstop', true) },
+  { name: 'redis-stop', needsRoot: false, boundMs: 3 * SECOND + SECOND, run: () => dependencyFault('redis-stop', ownRedis, 'stop', false) },
+  { name: 'redis-sigstop', needsRoot: false, boundMs: 3 * SECOND + SECOND, run: () => dependencyFault('redis-sigstop', ownRedis, 'sigstop', false) },
+  { name: 'sqlite-full', needsRoot: true, boundMs: 5 * SECOND + SECOND, run: sqliteFull },
+  { name: 'sigterm-keepalive', needsRoot: false, boundMs: 10 * SECOND + SECOND, run: () => sigterm('sigterm-keepalive', false) },
+  { name: 'sigterm-npm', needsRoot: false, boundMs: 10 * SECOND + SECOND, run: () => sigterm('sigterm-npm', true) },
   { name: 'port-in-use', needsRoot: false, run: portInUse },
-  { name: 'slow-reader', needsRoot: false, run: slowReader },
+  { name: 'slow-reader', needsRoot: false, boundMs: 10 * SECOND, run: slowReader },
 ];
+
+/** What a row misses of its targets: no 500, no wait past the bound, no acknowledged create lost, no bench failure. */
+function misses(row: Row, boundMs: number | undefined): string[] {
+  const out: string[] = [];
+  if (/(^|\s)500×/.test(row.during)) out.push('500s');
+  if (boundMs !== undefined && Number(row.worstMs) > boundMs) out.push(`waited past ${boundMs} ms`);
+  if (/^[1-9]/.test(row.lost)) out.push('lost writes');
+  if (row.notes.startsWith('failed:')) out.push('the fault failed to run');
+  return out;
+}
 
 function parseArgs(argv: string[]): { only?: Set<string>; noRoot: boolean } {
   let only: Set<string> | undefined;
@@ -310,8 +327,9 @@ function parseArgs(argv: string[]): { only?: Set<string>; noRoot: boolean } {
 async function main(): Promise<number> {
   const { only, noRoot } = parseArgs(process.argv.slice(2));
   process.once('SIGINT', () => process.exit(130));
-  const rows = [['fault', 'clients during it', 'worst ms', 'recovery s', 'acked creates', 'lost', 'notes']];
+  const rows = [['fault', 'clients during it', 'worst ms', 'bound ms', 'recovery s', 'acked creates', 'lost', 'verdict', 'notes']];
   let lost = false;
+  let missed = false;
   const results: Row[] = [];
   for (const fault of FAULTS) {
     if (only && !only.has(fault.name)) continue;
@@ -326,14 +344,18 @@ async function main(): Promise<number> {
       }
     }
     lost ||= /^[1-9]/.test(row.lost);
+    const skipped = row.notes.startsWith('skipped:');
+    const miss = skipped ? [] : misses(row, fault.boundMs);
+    missed ||= miss.length > 0;
     results.push(row);
-    rows.push([row.fault, row.during, row.worstMs, row.recovery, row.acked, row.lost, row.notes]);
+    rows.push([row.fault, row.during, row.worstMs, fault.boundMs === undefined ? '-' : String(fault.boundMs), row.recovery, row.acked, row.lost, skipped ? '-' : miss.length ? `FAIL: ${miss.join(', ')}` : 'ok', row.notes]);
   }
   console.log(`\nFaults under load: ${READERS} readers and ${WRITERS} Token writers on kept-alive connections, ${seconds(FAULT_MS)} s per fault, client timeout 10 s\n`);
   console.log(markdownTable(rows));
   for (const row of results) for (const failure of row.failures ?? []) console.log(`- ${row.fault}, socket failure: ${failure}`);
   console.log(lost ? '\nFAIL: an acknowledged create was lost' : '\nno acknowledged create was lost');
-  return lost ? 1 : 0;
+  console.log(missed ? 'FAIL: a fault missed a target (verdict column)' : 'every fault met its targets: no 500, no wait past its bound, nothing lost');
+  return lost || missed ? 1 : 0;
 }
 
 exitWith(main);
