@@ -97,6 +97,8 @@ function oauth2Token(alias: boolean): OperationObject {
   return {
     operationId: alias ? 'oauth2-token-unslashed' : 'oauth2-token',
     tags: ['authentication'],
+    // No user scheme: the client authenticates by its id and secret, in the body or as HTTP Basic (RFC 6749 2.3.1).
+    security: [],
     summary: alias ? 'The OAuth 2.0 token endpoint, without the trailing slash' : 'OAuth 2.0 tokens: password and refresh_token grants (RFC 6749)',
     description:
       'Answered before user authentication: HTTP Basic here carries the client\'s credentials, not a user\'s. ' +

@@ -42,10 +42,11 @@ export function buildOpenApiDocument(options: SecurityOptions = DEFAULT_SECURITY
   const responses: Record<string, ResponseObject> = {};
   for (const [status, response] of Object.entries(errorResponses(firstChallenge(options)))) responses[errorResponseName(Number(status))] = response;
 
-  // No `servers`: paths then resolve against the origin /openapi.json was fetched from, wherever the service runs.
   return {
     openapi: generated.openapi,
-    info: generated.info,
+    info: { ...generated.info, license: { name: 'MIT', identifier: 'MIT' } },
+    // A relative server: paths resolve against the origin /openapi.json was fetched from, wherever the service runs.
+    servers: [{ url: '/' }],
     tags: [
       { name: 'snippets', description: 'Code snippets; the owner is whoever created it.' },
       { name: 'users', description: 'Read-only user records with the ids of the snippets each owns.' },

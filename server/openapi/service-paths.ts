@@ -77,6 +77,7 @@ export function servicePaths(options: SecurityOptions): PathsObject {
       get: {
         operationId: 'health-live',
         tags: ['operations'],
+        security: [],
         summary: 'Liveness: the process answers',
         responses: {
           200: body(
@@ -93,6 +94,7 @@ export function servicePaths(options: SecurityOptions): PathsObject {
       get: {
         operationId: 'health-ready',
         tags: ['operations'],
+        security: [],
         summary: 'Readiness: the database answers',
         responses: {
           200: body('application/json', { type: 'object', properties: { status: { const: 'ready' } }, required: ['status'] }, 'The database answered a read of the snippets table (and, on Galera, this node is Synced), on a connection of its own.', { status: 'ready' }),

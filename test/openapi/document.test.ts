@@ -40,8 +40,8 @@ describe('GET /openapi.json', () => {
     expect(result.warnings).to.deep.equal([]);
   });
 
-  it('has no `servers`, so paths resolve against the origin it was fetched from', () => {
-    expect(doc.servers).to.equal(undefined);
+  it('has one relative server, so paths resolve against the origin it was fetched from', () => {
+    expect(doc.servers).to.deep.equal([{ url: '/' }]);
   });
 
   describe('paths', () => {
