@@ -1,4 +1,4 @@
-// GET /openapi.json under Redocly's linter (the engine of `redocly lint`), its recommended rules but three the
+// GET /openapi.json under Redocly's linter (the engine of `redocly lint`), its recommended rules but four the
 // contract overrides: no error, no warning.
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { expect } from 'chai';
