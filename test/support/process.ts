@@ -1,9 +1,9 @@
 // The service as its own process (server/main.ts under tsx), on a SQLite file, for tests of process behaviour.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from './ports';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -14,21 +14,6 @@ export interface ServiceProcess {
   exited: Promise<number | null>;
   /** Everything the process wrote, when started with `capture`. */
   output: () => string;
-}
-
-/**
- * A port no socket holds now, picked by the kernel: the child binds it a moment later, and in that moment another
- * process (other suites run on this machine) may take it, so startService tries again on EADDRINUSE.
- */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 export function serviceEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {

@@ -1,7 +1,9 @@
 // HTTP/1.1 over a bare socket, for tests of connection handling: a request held in flight on purpose, a kept-alive
 // connection left idle, the bytes of the answer exactly as sent.
 import net from 'node:net';
-import { createServer, type AddressInfo } from 'node:net';
+import { freePort } from './ports';
+
+export { freePort };
 
 export interface RawConnection {
   socket: net.Socket;
@@ -72,18 +74,6 @@ export function parseAnswer(raw: string): { status: number; headers: Record<stri
     headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
   }
   return { status: Number(statusLine!.split(' ')[1]), headers, body: final.slice(end + 4) };
-}
-
-/** A port no socket holds now (the kernel's pick). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** Resolves once nothing accepts connections on `port` (refused), checking every 100 ms. */

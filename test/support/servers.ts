@@ -2,9 +2,10 @@
 // touching the shared ones. Absent binaries make the test skip, with the reason.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection, createServer, type AddressInfo } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from './ports';
 
 export interface OwnServer {
   url: string;
@@ -24,17 +25,6 @@ export interface OwnServer {
 export function missing(...binaries: string[]): string | undefined {
   const absent = binaries.filter((b) => spawnSync('sh', ['-c', `command -v ${b}`]).status !== 0);
   return absent.length ? `${absent.join(', ')} not installed (apt-get install redis-server mariadb-server)` : undefined;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** Resolves once `ready()` holds; a bound for a start (or stop) that hangs, not a measure. */
