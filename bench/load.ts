@@ -10,8 +10,6 @@ export interface Scenario {
   body?: string;
   /** Body per request (for PUTs that must differ, etc.). */
   requests?: autocannon.Request[];
-  /** The Django reference's requests/s for the same request, as the speed issue gives them. */
-  django?: number;
 }
 
 export interface Result {

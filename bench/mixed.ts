@@ -17,7 +17,7 @@ export interface MixedOptions {
   seconds: number;
 }
 
-/** What the issue asks of the mixed load: each side keeps this share of its rate alone. */
+/** The mixed load's target (docs/benchmarks.md): each side keeps this share of its rate alone. */
 const MIN_SHARE = 0.4;
 /** ...and a create's p99 under mixed load stays under this on one process. */
 const MAX_CREATE_P99_MS = 100;

@@ -15,16 +15,9 @@ const PORT = 18700;
 const BASELINE_PORT = 18701;
 const SNIPPETS = 100;
 
-/**
- * The Django REST framework original on the issue's machine (gunicorn, 2 workers, SQLite, 100 snippets, wrk -c32): not
- * measured here, so the "× Django" column is for scale only.
- */
-const DJANGO = { detail: 550, list: 64, basicCreate: 24, tokenCreate: 226 };
-
-function table(results: Result[], scenarios: Scenario[], baseline: number): string {
-  const rows = [['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'peak RSS MB', 'vs baseline', '× Django']];
-  results.forEach((r, i) => {
-    const django = scenarios[i]!.django;
+function table(results: Result[], baseline: number): string {
+  const rows = [['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'peak RSS MB', 'vs baseline']];
+  results.forEach((r) => {
     rows.push([
       r.name,
       r.rps.toFixed(0),
@@ -33,7 +26,6 @@ function table(results: Result[], scenarios: Scenario[], baseline: number): stri
       String(r.errors),
       r.peakRssMb.toFixed(0),
       `${((r.rps / baseline) * 100).toFixed(0)}%`,
-      django ? `${(r.rps / django).toFixed(1)}×` : '',
     ]);
   });
   return markdownTable(rows);
@@ -86,9 +78,9 @@ async function main(): Promise<void> {
     const create = JSON.stringify({ title: 'bench', code: 'print("hello")\n', language: 'python' });
     const scenarios: Scenario[] = [
       { name: 'baseline: bare Express GET row', url: `http://127.0.0.1:${BASELINE_PORT}/snippets/50/` },
-      { name: 'GET /snippets/<pk>/', url: `${base}/snippets/50/`, django: DJANGO.detail },
-      { name: `GET /snippets/ (${SNIPPETS})`, url: `${base}/snippets/`, django: DJANGO.list },
-      { name: 'POST /snippets/ Basic', url: `${base}/snippets/`, method: 'POST', headers: { ...json, Authorization: basic }, body: create, django: DJANGO.basicCreate },
+      { name: 'GET /snippets/<pk>/', url: `${base}/snippets/50/` },
+      { name: `GET /snippets/ (${SNIPPETS})`, url: `${base}/snippets/` },
+      { name: 'POST /snippets/ Basic', url: `${base}/snippets/`, method: 'POST', headers: { ...json, Authorization: basic }, body: create },
       ...(token
         ? [
             {
@@ -97,7 +89,6 @@ async function main(): Promise<void> {
               method: 'POST' as const,
               headers: { ...json, Authorization: `Token ${token}` },
               body: create,
-              django: DJANGO.tokenCreate,
             },
             { name: 'PUT /snippets/<pk>/ Token', url: `${base}/snippets/60/`, method: 'PUT' as const, headers: { ...json, Authorization: `Token ${token}` }, body: create },
           ]
@@ -117,7 +108,7 @@ async function main(): Promise<void> {
       `\n${CONNECTIONS} connections, ${DURATION} s each, loopback, SQLite, node ${process.version}, ` +
         `${processes} process${processes > 1 ? 'es' : ''} for the service and for the baseline${token ? '' : ' (no token endpoint: Token scenarios skipped)'}\n`,
     );
-    console.log(table(results, scenarios, results[0]!.rps));
+    console.log(table(results, results[0]!.rps));
     if (token) console.log(await mixedPart(env, base, token));
     console.log(await listRun(dir, env));
   } finally {
