@@ -5,7 +5,7 @@ FROM node:22-bookworm-slim AS build
 # sqlite3's native addon is compiled when no prebuilt binary is fetched.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
-COPY package.json npm-shrinkwrap.json ./
+COPY package.json package-lock.json ./
 # No sources yet: the prepare step skips the build here, so this layer is cached until the lockfile changes.
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
