@@ -81,19 +81,7 @@ export async function ownMariadb(): Promise<Dependency & { url: string }> {
     });
   };
   await start();
-  return {
-    name: 'mariadbd',
-    port,
-    url,
-    stop: () => stopChild(child),
-    freeze: () => child?.kill('SIGSTOP'),
-    thaw: () => child?.kill('SIGCONT'),
-    start,
-    async remove() {
-      await stopChild(child);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return { ...controls('mariadbd', port, dir, () => child, start), url };
 }
 
 /** A redis-server of our own, without persistence. */
@@ -113,16 +101,20 @@ export async function ownRedis(): Promise<Dependency & { url: string }> {
     }));
   };
   await start();
+  return { ...controls('redis-server', port, dir, () => child, start), url: `redis://127.0.0.1:${port}/0` };
+}
+
+/** Stop, freeze, thaw, start and remove a server process of ours (`child()`: the one running now). */
+function controls(name: string, port: number, dir: string, child: () => ChildProcess | undefined, start: () => Promise<void>): Dependency {
   return {
-    name: 'redis-server',
+    name,
     port,
-    url: `redis://127.0.0.1:${port}/0`,
-    stop: () => stopChild(child),
-    freeze: () => child?.kill('SIGSTOP'),
-    thaw: () => child?.kill('SIGCONT'),
+    stop: () => stopChild(child()),
+    freeze: () => child()?.kill('SIGSTOP'),
+    thaw: () => child()?.kill('SIGCONT'),
     start,
     async remove() {
-      await stopChild(child);
+      await stopChild(child());
       rmSync(dir, { recursive: true, force: true });
     },
   };

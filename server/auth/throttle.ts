@@ -2,7 +2,7 @@
 import type { RequestHandler, Request, Response } from 'express';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../../src/config';
-import { counter, counterKey, exhaustedFor, type CounterUse } from '../../src/store/counters';
+import { counter, counterKey, exhaustedFor, waitSeconds, type CounterUse } from '../../src/store/counters';
 import { sendJson } from '../http/respond';
 import { logRefusedLogin } from './refusal-log';
 
@@ -36,8 +36,6 @@ export function throttledDetail(wait: number): string {
 export function sendThrottled(res: Response, wait: number): void {
   sendJson(res, 429, { detail: throttledDetail(wait), wait }, { 'Retry-After': String(wait) });
 }
-
-const waitSeconds = (msBeforeNext: number) => Math.max(1, Math.ceil(msBeforeNext / 1000));
 
 /** Seconds until a refused key may try again, or 0 when the point was granted. */
 async function consume(l: RateLimiterAbstract, key: string): Promise<number> {

@@ -85,7 +85,8 @@ export async function exhaustedFor(refs: readonly CounterRef[]): Promise<number>
   return Math.max(0, ...waits);
 }
 
-const waitSeconds = (msBeforeNext: number) => Math.max(1, Math.ceil(msBeforeNext / 1000));
+/** The whole seconds a refused key waits (Retry-After), at least one. */
+export const waitSeconds = (msBeforeNext: number) => Math.max(1, Math.ceil(msBeforeNext / 1000));
 
 async function storeWait({ store, key }: CounterRef): Promise<number> {
   const res = await store.get(key);

@@ -84,7 +84,7 @@ export function openDatabase(config: StoreConfig): Sequelize {
     // SELECTs run on plain mysql2 pools: on Sequelize's connections, its typeCast hook made mysql2 build an object for
     // every field of every row (a quarter of the CPU of a page of 100 snippets). Dates are read in UTC, as Sequelize's.
     mysqlReaders = (replicas.length ? replicas : [url]).map((u) => {
-      const s = server(u.replace(/^mariadb:/, 'mysql:'));
+      const s = server(u);
       return createPool({
         host: s.host,
         port: s.port,

@@ -80,6 +80,19 @@ export function unavailableDetail(err: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether an error (or one it wraps) is a lost deadlock: InnoDB rolled the transaction back so another could go on,
+ * or Galera aborted it because a write on another node was certified first. Either way nothing of it was written,
+ * and running it again is the documented remedy ("try restarting transaction").
+ */
+export function isConflict(err: unknown): boolean {
+  for (const e of chain(err)) {
+    const { code, errno } = e as { code?: string; errno?: number };
+    if (code === 'ER_LOCK_DEADLOCK' || errno === 1213) return true;
+  }
+  return false;
+}
+
 /** Whether a write failed because a unique column already holds the value (a taken username, client id, key). */
 export function isDuplicate(err: unknown): boolean {
   return err instanceof UniqueConstraintError;

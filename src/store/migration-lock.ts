@@ -1,7 +1,8 @@
 // A lock across processes and machines around migrating, so services started together do not migrate twice at once.
 import sqlite3 from 'sqlite3';
 import { randomUUID } from 'node:crypto';
-import { UniqueConstraintError, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
+import { isConflict, isDuplicate } from './errors';
 
 const LOCK_NAME = 'snippets_migrate';
 const WAIT_SECONDS = 120;
@@ -16,15 +17,6 @@ export async function withMigrationLock<T>(sequelize: Sequelize, sqliteFile: str
 const CLAIM_SECONDS = 60;
 const RENEW_MS = 15_000;
 const LOCK_TABLE = 'schema_migration_lock';
-
-/**
- * The claim was refused: another holder's row is there (a duplicate key), or a concurrent claim won (a deadlock, or
- * on Galera a lost certification, which MariaDB reports as a deadlock).
- */
-const isContended = (err: unknown) => {
-  const code = (err as { parent?: { code?: string } }).parent?.code;
-  return err instanceof UniqueConstraintError || code === 'ER_DUP_ENTRY' || code === 'ER_LOCK_DEADLOCK';
-};
 
 /**
  * MySQL/MariaDB, Galera included: a row of a table of ours, claimed by an INSERT that commits. A named lock
@@ -45,7 +37,9 @@ async function withMysqlLock<T>(sequelize: Sequelize, work: () => Promise<T>, wa
       await sequelize.query(`INSERT INTO ${table} (name, holder, expires) VALUES (?, ?, UTC_TIMESTAMP(6) + INTERVAL ${CLAIM_SECONDS} SECOND)`, { replacements: [LOCK_NAME, holder] });
       break;
     } catch (err) {
-      if (!isContended(err)) throw err;
+      // Another holder's row is there (a duplicate key), or a concurrent claim won (a deadlock, or on Galera a lost
+      // certification, which MariaDB reports as a deadlock).
+      if (!isDuplicate(err) && !isConflict(err)) throw err;
       if (Date.now() > giveUp) throw new Error(`could not take the migration lock within ${waitSeconds} s (held by another process; a dead holder's claim expires after ${CLAIM_SECONDS} s)`);
       await new Promise((r) => setTimeout(r, 100 + Math.random() * 400));
     }

@@ -12,7 +12,7 @@ const undeadlined = new AsyncLocalStorage<true>();
 
 /**
  * Runs `work` with no deadline on its statements: migrations, whose ALTER TABLE on a big table may rightly take
- * minutes, and the migration lock's GET_LOCK, which waits for another process's migration on purpose.
+ * minutes, and the migration lock's claims, made while another process migrates.
  */
 export function withoutStatementDeadline<T>(work: () => Promise<T>): Promise<T> {
   return undeadlined.run(true, work);

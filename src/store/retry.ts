@@ -1,5 +1,6 @@
 // Writes that lost a deadlock, or on Galera their certification (reported as the same error), are run again.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isConflict } from './errors';
 
 /** How often a write is tried in all, and the first pause between tries (doubled each time, with jitter). */
 const ATTEMPTS = 4;
@@ -10,20 +11,6 @@ export interface Retry {
   attempt: number;
   pauseMs: number;
   err: unknown;
-}
-
-/**
- * Whether an error (or one it wraps) is a lost deadlock: InnoDB rolled the transaction back so another could go on,
- * or Galera aborted it because a write on another node was certified first. Either way nothing of it was written,
- * and running it again is the documented remedy ("try restarting transaction").
- */
-export function isConflict(err: unknown): boolean {
-  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
-    const { code, errno, cause, parent } = e as { code?: string; errno?: number; cause?: unknown; parent?: unknown };
-    if (code === 'ER_LOCK_DEADLOCK' || errno === 1213) return true;
-    e = cause ?? parent;
-  }
-  return false;
 }
 
 /**

@@ -2,7 +2,8 @@
 import { expect } from 'chai';
 import { QueryTypes, Sequelize } from 'sequelize';
 import { database, isSqlite } from '../../../src/store/database';
-import { isConflict, retryConflicts, type Retry } from '../../../src/store/retry';
+import { isConflict } from '../../../src/store/errors';
+import { retryConflicts, type Retry } from '../../../src/store/retry';
 
 describe('retryConflicts', () => {
   it('does not retry what is no conflict: the error is thrown at once', async () => {
