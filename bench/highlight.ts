@@ -5,7 +5,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Presets, SingleBar } from 'cli-progress';
 import hljs from 'highlight.js';
-import { closeHighlighter, configureHighlighter, renderHighlighted, renderPlain } from '../src/highlight';
+import { Highlighter, renderPlain } from '../src/highlight';
 import { markdownTable } from './table';
 
 const FIXTURES = path.join(__dirname, 'fixtures'); // <highlight.js language>.txt, ~200 lines each
@@ -80,11 +80,14 @@ interface Timing {
   plain: boolean;
 }
 
+/** The real pool, as the service starts it, WORKERS workers under the service's deadline. */
+const highlighter = new Highlighter({ workers: WORKERS, timeoutMs: TIMEOUT_MS });
+
 /** One render through the real pool, timed from submission to the stored document. */
 async function timeRender(input: string, language: string, code: string): Promise<Timing> {
   const doc = { code, language, style: 'friendly', title: '', linenos: false };
   const start = performance.now();
-  const html = await renderHighlighted(doc);
+  const html = await highlighter.render(doc);
   const ms = performance.now() - start;
   // A render that beat the deadline may also be markup-free; only one that took the deadline fell back.
   return { input, language, ms, plain: ms >= TIMEOUT_MS - 1 && html === renderPlain(doc) };
@@ -92,8 +95,7 @@ async function timeRender(input: string, language: string, code: string): Promis
 
 /** (b) Every input in every language, WORKERS at a time so no job waits in the queue against its deadline. */
 async function adversarial(selected: string[]): Promise<boolean> {
-  configureHighlighter({ workers: WORKERS, timeoutMs: TIMEOUT_MS });
-  await Promise.all(Array.from({ length: WORKERS }, () => renderHighlighted({ code: 'x', language: 'plaintext', style: 'friendly', title: '', linenos: false }))); // start the workers
+  await Promise.all(Array.from({ length: WORKERS }, () => highlighter.render({ code: 'x', language: 'plaintext', style: 'friendly', title: '', linenos: false }))); // start the workers
   const jobs = INPUTS.flatMap(([input, code]) => selected.map((language) => ({ input, language, code })));
   const bar = new SingleBar({ format: 'adversarial [{bar}] {value}/{total} renders, {eta_formatted} left, {input} in {language}', stream: process.stderr, noTTYOutput: true, notTTYSchedule: 10000 }, Presets.shades_classic);
   bar.start(jobs.length, 0, { input: '', language: '' });
@@ -136,7 +138,7 @@ async function main(): Promise<void> {
     throughput(new Set(selected));
     if (ADVERSARIAL && !(await adversarial(selected))) process.exitCode = 1;
   } finally {
-    await closeHighlighter();
+    await highlighter.close();
   }
   console.log(`\nbench:highlight took ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
@@ -144,5 +146,5 @@ async function main(): Promise<void> {
 main().catch((err: unknown) => {
   console.error(err);
   process.exitCode = 1;
-  void closeHighlighter();
+  void highlighter.close();
 });

@@ -7,9 +7,8 @@ import { chromium } from 'playwright-core';
 import { createApp } from '../server/app';
 import { createUser } from '../src/auth/users';
 import { loadConfig } from '../src/config';
-import { closeDatabase, openDatabase } from '../src/store/database';
+import { createRuntime } from '../src/runtime';
 import { migrate } from '../src/store/migrate';
-import { closeHighlighter } from '../src/highlight';
 
 const SAMPLES = [
   { title: 'Fibonacci', language: 'python', style: 'friendly', linenos: true, code: 'def fib(n):\n    """The n-th Fibonacci number."""\n    a, b = 0, 1\n    for _ in range(n):\n        a, b = b, a + b\n    return a\n\nprint([fib(i) for i in range(10)])\n' },
@@ -18,10 +17,10 @@ const SAMPLES = [
 
 async function main(dir: string): Promise<void> {
   const config = loadConfig({ ...process.env, DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'warn', SECRET_KEY: randomBytes(32).toString('hex') });
-  openDatabase(config);
-  await migrate();
-  await createUser('alice', 'alicepass', { iterations: 1000 });
-  const server = http.createServer(createApp(config));
+  const runtime = createRuntime(config);
+  await migrate(runtime.store);
+  await createUser(runtime.store, 'alice', 'alicepass', { iterations: 1000 });
+  const server = http.createServer(createApp(runtime));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const auth = `Basic ${Buffer.from('alice:alicepass').toString('base64')}`;
@@ -39,8 +38,7 @@ async function main(dir: string): Promise<void> {
   await browser.close();
   server.closeAllConnections();
   server.close();
-  await closeHighlighter();
-  await closeDatabase();
+  await runtime.close();
 }
 
 main(process.argv[2] ?? 'screenshots').catch((err: unknown) => {

@@ -1,7 +1,6 @@
-// createApp(config): the Express application, assembled in processing order; it never listens.
+// createApp(runtime): the Express application, assembled in processing order; it never listens.
 import express, { type Express } from 'express';
-import type { Config } from '../src/config';
-import { createLogger, type Logger } from '../src/log';
+import type { Runtime } from '../src/runtime';
 import { accessLog } from './access-log';
 import { authenticationChain } from './auth/chain';
 import { buildSchemes } from './auth/schemes';
@@ -27,9 +26,11 @@ import { loginPages } from './web/login';
 import { favicon, staticAssets } from './web/pages';
 import { snippetViews } from './web/snippet-views';
 
-/** `options.now` is the clock that judges token expiry and OAuth 1.0a timestamps (Date.now unless a test sets one). */
-export function createApp(config: Config, log: Logger = createLogger(config.LOG_LEVEL), options: { now?: () => number } = {}): Express {
+/** An app of the runtime: its database, highlighter, logger, clock and configuration; closing the runtime is the caller's. */
+export function createApp(runtime: Runtime): Express {
+  const { config, log } = runtime;
   const app = express();
+  app.locals.runtime = runtime;
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
   const trustProxy = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
@@ -42,22 +43,22 @@ export function createApp(config: Config, log: Logger = createLogger(config.LOG_
   app.locals.renderPage = renderApiPage;
   app.use(securityHeaders);
   // Probes answer before authentication and throttling: a load balancer sends no credentials.
-  app.use(healthRoutes(config));
+  app.use(healthRoutes(runtime));
   app.use('/static', staticAssets);
   app.get('/favicon.ico', favicon);
   app.use(negotiation);
-  const throttle = createThrottle(config);
+  const throttle = createThrottle(runtime);
   // The token endpoint authenticates OAuth clients, not users: Basic there carries a client's credentials.
-  app.use(oauth2Routes(urls, config, throttle));
-  if (config.AUTH_SCHEMES.includes('session')) app.use(sessionMiddleware(config));
+  app.use(oauth2Routes(urls, runtime, throttle));
+  if (config.AUTH_SCHEMES.includes('session')) app.use(sessionMiddleware(runtime));
   // Authentication runs first on every request, before routing errors, parsing, permissions and throttling.
   const csrf = csrfProtection(config);
-  const schemes = buildSchemes(config, throttle, csrf, options.now);
+  const schemes = buildSchemes(runtime, throttle, csrf);
   app.use(authenticationChain(schemes));
   app.use(throttle.requests);
   app.use(csrf.expose);
-  app.use(loginPages(urls, config.API_AUTH_PREFIX, throttle, csrf));
-  app.use(tokenIssueRoutes(urls, config.TOKEN_AUTH_PATH, throttle));
+  app.use(loginPages(runtime, urls, config.API_AUTH_PREFIX, throttle, csrf));
+  app.use(tokenIssueRoutes(runtime, urls, config.TOKEN_AUTH_PATH, throttle));
   app.use('/trpc', trpcEndpoint(schemes[0]?.challenge));
   app.all('/', apiRoot);
   app.use(restFacade(routes));

@@ -2,9 +2,7 @@
 // The admin command line (`snippets <command>`, or `npm run manage -- <command>`): exit 0 done, 1 failed, 2 misused.
 import { loadConfig } from '../src/config';
 import { withStoredSecretKey } from '../src/store/secret-key';
-import { closeDatabase } from '../src/store/database';
-import { closeHighlighter } from '../src/highlight';
-import { createLogger } from '../src/log';
+import { createRuntime } from '../src/runtime';
 import { activateuser, changepassword, createuser, deactivateuser, deleteuser } from './commands/users';
 import { rehighlight } from './commands/rehighlight';
 import { createconsumer, createoauth1token } from './commands/oauth1';
@@ -69,13 +67,14 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   // Only now: help and misuse need no valid configuration; serve needs a SECRET_KEY, stored under ./data/ if unset.
-  const config = withStoredSecretKey(loadConfig());
+  const runtime = createRuntime(withStoredSecretKey(loadConfig()));
   try {
-    return await command.run(parsed, { config, log: createLogger(config.LOG_LEVEL), out: print });
+    return await command.run(parsed, { runtime, out: print });
   } catch (err) {
     throw err instanceof UsageError ? new Misuse(err.message, command) : err;
   } finally {
-    if (command !== serve) await Promise.allSettled([closeDatabase(), closeHighlighter()]);
+    // serve returns only when its process ends, after closing the runtime itself.
+    if (command !== serve) await runtime.close();
   }
 }
 

@@ -2,7 +2,7 @@
 // they keep crashing), gives up with exit 1 when a worker cannot start, and on SIGTERM stops them all within the deadline.
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from '../src/config';
-import { closeDatabase, openDatabase } from '../src/store/database';
+import { createRuntime } from '../src/runtime';
 import { schemaOnStart } from '../src/store/migrate';
 import type { Logger } from '../src/log';
 import { serveCountersToWorkers } from '../src/store/counters';
@@ -16,10 +16,14 @@ const FIRST_DELAY_MS = 1000;
 const MAX_DELAY_MS = 30000;
 
 export async function runPrimary(config: Config, log: Logger): Promise<void> {
-  openDatabase(config);
-  const applied = await schemaOnStart(config);
-  if (applied.length) log.info({ migrations: applied }, 'applied migrations');
-  await closeDatabase();
+  // A runtime of its own for the migration only: the workers each build theirs.
+  const runtime = createRuntime(config, { log });
+  try {
+    const applied = await schemaOnStart(config, runtime.store);
+    if (applied.length) log.info({ migrations: applied }, 'applied migrations');
+  } finally {
+    await runtime.close();
+  }
 
   // Without Redis or MySQL, the throttle counters of every worker live here, in memory.
   serveCountersToWorkers();

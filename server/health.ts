@@ -2,19 +2,16 @@
 // auth, no throttling.
 import cluster from 'node:cluster';
 import { Router } from 'express';
-import type { Config } from '../src/config';
+import type { Runtime } from '../src/runtime';
 import { RETRY_AFTER_SECONDS } from '../src/store/errors';
 import { databaseReadiness } from '../src/store/readiness';
-import { pingRedis, redisClient } from '../src/store/redis';
 
-export function healthRoutes(config: Pick<Config, 'DATABASE_URL' | 'DATABASE_TIMEOUT_MS' | 'REDIS_URL' | 'REDIS_TIMEOUT_MS' | 'LOG_LEVEL'>): Router {
+export function healthRoutes(runtime: Runtime): Router {
   const router = Router();
-  const database = databaseReadiness(config);
-  const redisAnswers = async () => {
-    if (!config.REDIS_URL) return;
-    redisClient(config); // made by the session store or a throttle already, unless neither uses it
-    await pingRedis();
-  };
+  const database = databaseReadiness(runtime.config, runtime.store);
+  runtime.onClose(() => database.close());
+  // The runtime's connection, made by the session store or a throttle already, unless neither uses it.
+  const redisAnswers = async () => runtime.redis()?.ping();
   router.get('/healthz', (_req, res) => {
     // Which worker answered (0 without WEB_CONCURRENCY): lets an operator see the balancing.
     res.json({ status: 'ok', worker: cluster.worker?.id ?? 0 });

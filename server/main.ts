@@ -2,6 +2,7 @@
 import cluster from 'node:cluster';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/log';
+import { createRuntime } from '../src/runtime';
 import { withStoredSecretKey } from '../src/store/secret-key';
 import { runPrimary } from './cluster';
 import { serve } from './serve';
@@ -16,7 +17,7 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   if (config.WEB_CONCURRENCY > 1 && cluster.isPrimary) await runPrimary(config, log);
-  else await serve(config, log);
+  else await serve(createRuntime(config, { log }));
 }
 
 main().catch((err: unknown) => {

@@ -1,13 +1,8 @@
 // Runs the service: migrate, start the highlighter, listen, and stop on SIGTERM/SIGINT within SHUTDOWN_TIMEOUT_MS.
 import type { Server } from 'node:http';
-import type { Config } from '../src/config';
-import { closeDatabase, openDatabase } from '../src/store/database';
+import type { Runtime } from '../src/runtime';
 import { schemaOnStart } from '../src/store/migrate';
-import { closeHighlighter, configureHighlighter } from '../src/highlight';
-import { settled } from '../src/inflight';
-import type { Logger } from '../src/log';
 import { createApp } from './app';
-import { closeRedis } from '../src/store/redis';
 import { drainingServer } from './connections';
 import { stopWhenOrphaned } from './orphan';
 
@@ -17,12 +12,11 @@ import { stopWhenOrphaned } from './orphan';
  */
 const CLOSE_GRACE_MS = 1000;
 
-export async function serve(config: Config, log: Logger): Promise<Server> {
-  openDatabase(config);
-  const applied = await schemaOnStart(config);
+export async function serve(runtime: Runtime): Promise<Server> {
+  const { config, log } = runtime;
+  const applied = await schemaOnStart(config, runtime.store);
   if (applied.length) log.info({ migrations: applied }, 'applied migrations');
-  configureHighlighter({ workers: config.HIGHLIGHT_WORKERS, timeoutMs: config.HIGHLIGHT_TIMEOUT_MS });
-  const app = createApp(config, log);
+  const app = createApp(runtime);
   const { server, drain } = drainingServer(app, { socketMs: config.SOCKET_TIMEOUT_MS }, log);
   server.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => {
@@ -45,9 +39,8 @@ export async function serve(config: Config, log: Logger): Promise<Server> {
     const cut = await drain(config.SHUTDOWN_TIMEOUT_MS);
     if (cut) log.warn({ cut, timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, 'shutdown deadline passed: closed the connections of requests still in flight');
     // A request whose client hung up no longer holds a connection, but its procedure may still be saving.
-    await settled(Math.max(deadline - Date.now(), CLOSE_GRACE_MS));
-    const closing = Promise.allSettled([closeDatabase(), closeHighlighter(), closeRedis()]);
-    await Promise.race([closing, new Promise((r) => setTimeout(r, CLOSE_GRACE_MS))]);
+    await runtime.inflight.settled(Math.max(deadline - Date.now(), CLOSE_GRACE_MS));
+    await Promise.race([runtime.close(), new Promise((r) => setTimeout(r, CLOSE_GRACE_MS))]);
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));

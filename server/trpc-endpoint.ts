@@ -4,15 +4,14 @@ import { Router } from 'express';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import { requestContext } from './auth/context';
 import { appRouter } from '../src/routers';
-import { sendError } from './http/respond';
-import { RETRY_AFTER_SECONDS } from '../src/store/errors';
+import { methodNotAllowed, refusalOf } from '../src/refusal';
 
 /** tRPC answers queries to GET and mutations to POST; any other method made it throw (a 500). */
 const METHODS = new Set(['GET', 'POST']);
 
 export function trpcEndpoint(challenge: string | undefined): Router {
   return Router()
-    .use((req, res, next) => (METHODS.has(req.method) ? next() : sendError(res, 405, `Method "${req.method}" not allowed.`, { Allow: 'GET, POST' })))
+    .use((req, _res, next) => next(METHODS.has(req.method) ? undefined : methodNotAllowed(req.method, [...METHODS])))
     .use(
       createExpressMiddleware({
         router: appRouter,
@@ -22,12 +21,9 @@ export function trpcEndpoint(challenge: string | undefined): Router {
         onError: ({ error, req }) => {
           if (error.code === 'INTERNAL_SERVER_ERROR' && req.res) req.res.err = error.cause ?? error;
         },
-        responseMeta: ({ errors }) => {
-          // A store busy or out of reach (tRPC answers SERVICE_UNAVAILABLE with 503): when to try again, as on REST paths.
-          if (errors.some((e) => e.code === 'SERVICE_UNAVAILABLE')) return { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } };
-          if (!errors.some((e) => e.code === 'UNAUTHORIZED')) return {};
-          return challenge ? { headers: { 'WWW-Authenticate': challenge } } : { status: 403 };
-        },
+        // The status is the refusal rule's already (the error formatter's httpStatus); its headers come from it too:
+        // WWW-Authenticate on a 401, Retry-After on a 503.
+        responseMeta: ({ errors }) => ({ headers: Object.assign({}, ...errors.map((e) => refusalOf(e, challenge).headers)) as Record<string, string> }),
       }),
     );
 }

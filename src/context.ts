@@ -1,21 +1,26 @@
-// The tRPC context: who is asking (set by the HTTP edge's authentication chain), with what credential, and the logger
-// of the request (its records carry the request's id).
-import pino from 'pino';
+// The tRPC context: the runtime the procedures work with, who is asking (set by the HTTP edge's authentication chain),
+// with what credential, and the logger of the request (its records carry the request's id).
 import type { AuthUser } from './auth/users';
 import type { Logger } from './log';
+import type { Runtime } from './runtime';
 
 export interface Context {
+  /** The database, the highlighter and the rest of what the service holds (src/runtime.ts). */
+  runtime: Runtime;
   /** The authenticated requester, or null for an anonymous request. */
   user: AuthUser | null;
   /** The scheme's auth information (the token record for Token auth), or null. */
   auth: unknown;
   /** Where a procedure says what the service did about a request beside answering it (a write retried, say). */
   log: Logger;
+  /**
+   * The WWW-Authenticate challenge of the edge the request came through (its first authentication scheme's), if any:
+   * the refusal rule answers an anonymous request 401 with it, 403 without (src/refusal.ts).
+   */
+  challenge?: string;
 }
 
-const silent = pino({ level: 'silent' });
-
 /** The inner context, built directly by tests and by the outer (HTTP) context. */
-export function createContextInner(opts: Partial<Context> = {}): Context {
-  return { user: opts.user ?? null, auth: opts.auth ?? null, log: opts.log ?? silent };
+export function createContextInner(opts: Pick<Context, 'runtime'> & Partial<Context>): Context {
+  return { runtime: opts.runtime, user: opts.user ?? null, auth: opts.auth ?? null, log: opts.log ?? opts.runtime.log, challenge: opts.challenge };
 }

@@ -2,6 +2,7 @@
 import { TRPCError } from '@trpc/server';
 import type { AuthUser } from './auth/users';
 import { NO_PERMISSION } from './errors';
+import type { Store } from './store/database';
 import { snippetOwnerId } from './store/snippets';
 
 export function assertOwner(snippet: { ownerId: number }, user: AuthUser): void {
@@ -9,7 +10,7 @@ export function assertOwner(snippet: { ownerId: number }, user: AuthUser): void 
 }
 
 /** Whether `user` may write the snippet `id` (for OPTIONS: false when it does not exist). */
-export async function mayWriteSnippet(user: AuthUser | null, id: number): Promise<boolean> {
+export async function mayWriteSnippet(store: Store, user: AuthUser | null, id: number): Promise<boolean> {
   if (!user || !Number.isSafeInteger(id)) return false;
-  return (await snippetOwnerId(id)) === user.id;
+  return (await snippetOwnerId(store, id)) === user.id;
 }

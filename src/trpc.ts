@@ -1,9 +1,10 @@
 // The only initTRPC: the router, the base procedures, and the caller factory.
 import { initTRPC, TRPCError } from '@trpc/server';
+import { TRPC_ERROR_CODES_BY_KEY, type TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { Context } from './context';
-import { NOT_AUTHENTICATED, SERVER_ERROR } from './errors';
-import { tracked } from './inflight';
+import { NOT_AUTHENTICATED } from './errors';
+import { refusalOf } from './refusal';
 import { unavailableDetail } from './store/errors';
 
 /**
@@ -16,13 +17,22 @@ export type RouteMeta = {
   paged?: boolean;
 };
 
-// Never a stack trace in an answer, whatever NODE_ENV says; nor an unexpected error's own message.
+/**
+ * The refusal rule's answer in tRPC's shape: its status (an anonymous request is 403 where the edge has no challenge,
+ * as on REST paths, and the body says so), its words. Never a stack trace, whatever NODE_ENV says; nor an unexpected
+ * error's own message.
+ */
 const t = initTRPC
   .context<Context>()
   .meta<OpenApiMeta<RouteMeta>>()
   .create({
     isDev: false,
-    errorFormatter: ({ shape, error }) => (error.code === 'INTERNAL_SERVER_ERROR' ? { ...shape, message: SERVER_ERROR } : shape),
+    errorFormatter: ({ shape, error, ctx }) => {
+      const refusal = refusalOf(error, ctx?.challenge);
+      const code: TRPC_ERROR_CODE_KEY = refusal.status === 403 && error.code === 'UNAUTHORIZED' ? 'FORBIDDEN' : error.code;
+      const message = typeof refusal.body.detail === 'string' ? refusal.body.detail : shape.message;
+      return { ...shape, message, code: TRPC_ERROR_CODES_BY_KEY[code], data: { ...shape.data, code, httpStatus: refusal.status } };
+    },
   });
 
 export const router = t.router;
@@ -31,8 +41,8 @@ export const router = t.router;
  * that stayed busy past its bound, or is out of reach, is the service's momentary trouble, not a fault:
  * SERVICE_UNAVAILABLE (503).
  */
-export const publicProcedure = t.procedure.use(async ({ next }) => {
-  const result = await tracked(() => next());
+export const publicProcedure = t.procedure.use(async ({ ctx, next }) => {
+  const result = await ctx.runtime.inflight.tracked(() => next());
   const unavailable = !result.ok && unavailableDetail(result.error.cause);
   if (unavailable) throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: unavailable, cause: result.error.cause });
   return result;

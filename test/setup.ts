@@ -1,19 +1,17 @@
-// Mocha root hooks: one database for the run (DATABASE_URL, default in-memory SQLite), migrated once; the log checked at the end.
-import { closeDatabase, openDatabase } from '../src/store/database';
-import { migrate } from '../src/store/migrate';
-import { closeHighlighter } from '../src/highlight';
-import { testConfig } from './support/config';
+// Mocha root hooks: each top-level suite gets a runtime of its own (support/runtime.ts), each test fresh apps; the log
+// is checked at the end.
+import { forgetApps, withOwnRuntime } from './support/runtime';
 import { leakedCredentials } from './support/log';
 
 export const mochaHooks = {
-  async beforeAll(this: Mocha.Context) {
-    this.timeout(600_000);
-    openDatabase(testConfig());
-    await migrate();
+  beforeAll(this: Mocha.Context) {
+    // Runs once the files are loaded, before any suite: the root suite holds every file's top-level suites.
+    for (const suite of this.test!.parent!.suites) withOwnRuntime(suite);
   },
-  async afterAll() {
-    await closeHighlighter();
-    await closeDatabase();
+  beforeEach() {
+    forgetApps();
+  },
+  afterAll() {
     // Every app of the suite logged at debug into memory: not one credential that crossed the wire may be in it.
     const { credentials, records, leaked } = leakedCredentials();
     if (leaked.length) throw new Error(`${leaked.length} of ${credentials} credentials are in the suite's log (${records} records): ${leaked.join(', ')}`);

@@ -3,6 +3,7 @@ import { Passport } from 'passport';
 import { BasicStrategy } from 'passport-http';
 import type { Request, Response } from 'express';
 import { checkCredentials, recentlyVerifiedUser, type AuthUser } from '../../src/auth/users';
+import type { Runtime } from '../../src/runtime';
 import type { Throttle } from './throttle';
 import { AuthenticationFailed, Throttled, type Scheme } from './types';
 
@@ -24,13 +25,13 @@ function decodeCredentials(header: string): { username: string; password: string
 /** Against password guessing: refuses while too many recent checks failed; counts the failures. */
 export type GuessingGuard = Pick<Throttle, 'passwordWait' | 'passwordFailed'>;
 
-export function basicScheme(guard?: GuessingGuard): Scheme {
+export function basicScheme(runtime: Pick<Runtime, 'store' | 'credentials'>, guard?: GuessingGuard): Scheme {
   const passport = new Passport();
   passport.use(
     new BasicStrategy({ realm: 'api', passReqToCallback: true }, (req, _username, _password, done) => {
       // passport-http splits on every colon, so a password containing ':' would be cut; decode it whole.
       const { username, password } = decodeCredentials(req.headers.authorization ?? '');
-      checkCredentials(username, password).then((user) => done(null, user ?? false), done);
+      checkCredentials(runtime, username, password).then((user) => done(null, user ?? false), done);
     }),
   );
 
@@ -48,7 +49,7 @@ export function basicScheme(guard?: GuessingGuard): Scheme {
       // A pair verified moments ago, its stored hash unchanged, needs no new PBKDF2: the hot path of Basic clients
       // costs what Token costs. Any other pair goes through passport-http.
       const user =
-        (await recentlyVerifiedUser(username, password)) ??
+        (await recentlyVerifiedUser(runtime, username, password)) ??
         (await new Promise<AuthUser | false>((resolve, reject) => {
           passport.authenticate('basic', { session: false }, (err: unknown, found: AuthUser | false) =>
             err ? reject(err) : resolve(found),

@@ -4,16 +4,17 @@ import { Strategy as BearerStrategy } from 'passport-http-bearer';
 import type { Request, Response } from 'express';
 import { checkAccessToken } from '../../src/auth/oauth2';
 import type { AuthUser } from '../../src/auth/users';
+import type { Runtime } from '../../src/runtime';
 import { AuthenticationFailed, type Scheme } from './types';
 
 const INVALID = 'Invalid or expired token.';
 
-/** `now` is the clock expiry is judged by (Date.now unless a test hands in its own). */
-export function bearerScheme(now: () => number = Date.now): Scheme {
+/** Expiry is judged by the runtime's clock. */
+export function bearerScheme({ store, now }: Pick<Runtime, 'store' | 'now'>): Scheme {
   const passport = new Passport();
   passport.use(
     new BearerStrategy((token, done) => {
-      checkAccessToken(token, now()).then((check) => (typeof check === 'string' ? done(null, false) : done(null, check.user, { scope: check.scope })), done);
+      checkAccessToken(store, token, now()).then((check) => (typeof check === 'string' ? done(null, false) : done(null, check.user, { scope: check.scope })), done);
     }),
   );
   return {

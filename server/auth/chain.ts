@@ -1,9 +1,6 @@
 // The authentication chain: the configured schemes in order, run first on every request.
 import type { RequestHandler } from 'express';
-import { denyUnauthenticated } from '../http/refuse';
-import { sendError } from '../http/respond';
-import { sendThrottled } from './throttle';
-import { AuthenticationFailed, PermissionDenied, Throttled, type Requester, type Scheme } from './types';
+import type { Requester, Scheme } from './types';
 
 const ANONYMOUS: Requester = Object.freeze({ user: null, auth: null, scheme: null });
 
@@ -22,9 +19,7 @@ export function authenticationChain(schemes: readonly Scheme[]): RequestHandler 
         }
       }
     } catch (err) {
-      if (err instanceof AuthenticationFailed) return denyUnauthenticated(res, err.message);
-      if (err instanceof PermissionDenied) return sendError(res, 403, err.message);
-      if (err instanceof Throttled) return sendThrottled(res, err.wait);
+      // Wrong credentials, a session write without its token, a locked password: answered by the refusal rule.
       return next(err);
     }
     next();

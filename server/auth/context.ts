@@ -7,11 +7,11 @@ import { createCallerFactory } from '../../src/trpc';
 
 const createCaller = createCallerFactory(appRouter);
 
-export function requestContext(req: Pick<Request, 'requester' | 'log'>): Context {
-  return createContextInner({ user: req.requester.user, auth: req.requester.auth, log: req.log });
+export function requestContext(req: Pick<Request, 'requester' | 'log' | 'app' | 'res'>): Context {
+  return createContextInner({ runtime: req.app.locals.runtime, user: req.requester.user, auth: req.requester.auth, log: req.log, challenge: req.res?.locals.challenge });
 }
 
 /** The procedures, called as the request's requester. */
-export function callerFor(req: Pick<Request, 'requester' | 'log'>) {
+export function callerFor(req: Pick<Request, 'requester' | 'log' | 'app' | 'res'>) {
   return createCaller(requestContext(req));
 }

@@ -3,6 +3,7 @@
 import { promisify } from 'node:util';
 import type { Request, Response } from 'express';
 import { checkCredentials, type AuthUser } from '../../src/auth/users';
+import type { Runtime } from '../../src/runtime';
 import type { Csrf } from './csrf';
 import { SESSION_COOKIE } from './session';
 import type { Throttle } from './throttle';
@@ -10,10 +11,10 @@ import type { Throttle } from './throttle';
 export type LoginAttempt = { user: AuthUser } | { wait: number } | { failed: true };
 
 /** Checks a username and password, unless this address or username has failed too often (then how long to wait). */
-export async function attemptLogin(req: Request, throttle: Throttle, username: string, password: string): Promise<LoginAttempt> {
+export async function attemptLogin(runtime: Runtime, req: Request, throttle: Throttle, username: string, password: string): Promise<LoginAttempt> {
   const wait = await throttle.passwordWait(req, username);
   if (wait) return { wait };
-  const user = username && password ? await checkCredentials(username, password) : null;
+  const user = username && password ? await checkCredentials(runtime, username, password) : null;
   if (user) return { user };
   await throttle.passwordFailed(req, username);
   return { failed: true };

@@ -1,4 +1,5 @@
 // OAuth 1.0a authentication (RFC 5849): HMAC-SHA1 signed requests of CLI-made consumers and tokens; no authorization flow.
+import type { Runtime } from '../../src/runtime';
 import { createHmac } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { safeEqual } from '../../src/auth/digest';
@@ -85,9 +86,8 @@ function checkProtocol(oauth: Map<string, string>, now: number, window: number):
   if (!KEY_PATTERN.test(oauth.get('oauth_token')!)) throw new AuthenticationFailed('Invalid access token.');
 }
 
-export function oauth1Scheme(options: { timestampWindow?: number; now?: () => number } = {}): Scheme {
-  const window = options.timestampWindow ?? TIMESTAMP_WINDOW_SECONDS;
-  const now = options.now ?? Date.now;
+export function oauth1Scheme({ store, now }: Pick<Runtime, 'store' | 'now'>, timestampWindow = TIMESTAMP_WINDOW_SECONDS): Scheme {
+  const window = timestampWindow;
   return {
     name: 'oauth1',
     challenge: OAUTH1_CHALLENGE,
@@ -98,7 +98,7 @@ export function oauth1Scheme(options: { timestampWindow?: number; now?: () => nu
       checkProtocol(oauth, now(), window);
       const consumerKey = oauth.get('oauth_consumer_key')!;
       const tokenKey = oauth.get('oauth_token')!;
-      const credentials = await credentialsFor(consumerKey, tokenKey);
+      const credentials = await credentialsFor(store, consumerKey, tokenKey);
       if (credentials === 'consumer') throw new AuthenticationFailed('Invalid consumer key.');
       if (credentials === 'token') throw new AuthenticationFailed('Invalid access token.');
 
@@ -113,7 +113,7 @@ export function oauth1Scheme(options: { timestampWindow?: number; now?: () => nu
       }
       if (!safeEqual(oauth.get('oauth_signature')!, expected)) throw new AuthenticationFailed('Invalid signature.');
       // Recorded only once the signature holds, so unsigned garbage cannot fill the log or burn a client's nonces.
-      if (!(await useNonce(consumerKey, tokenKey, Number(oauth.get('oauth_timestamp')), oauth.get('oauth_nonce')!))) {
+      if (!(await useNonce(store, consumerKey, tokenKey, Number(oauth.get('oauth_timestamp')), oauth.get('oauth_nonce')!))) {
         throw new AuthenticationFailed('Nonce already used.');
       }
       return { user: credentials.user, auth: { consumerKey, token: tokenKey } };

@@ -1,5 +1,6 @@
 // Builds the configured authentication schemes, in the order AUTH_SCHEMES gives.
 import type { Config } from '../../src/config';
+import type { Runtime } from '../../src/runtime';
 import { basicScheme } from './basic';
 import { bearerScheme } from './bearer';
 import type { Csrf } from './csrf';
@@ -9,20 +10,20 @@ import { tokenScheme } from './token';
 import type { Throttle } from './throttle';
 import type { Scheme } from './types';
 
-/** `now` is the clock of schemes that judge expiry (Date.now in service; tests hand in their own). */
-type SchemeFactory = (config: Config, throttle: Throttle, csrf: Csrf, now: () => number) => Scheme;
+type SchemeFactory = (runtime: Runtime, throttle: Throttle, csrf: Csrf) => Scheme;
 
+// Schemes that judge expiry read the runtime's clock (Date.now in service; tests hand in their own).
 const FACTORIES: Partial<Record<Config['AUTH_SCHEMES'][number], SchemeFactory>> = {
-  basic: (_config, throttle) => basicScheme(throttle),
-  session: (_config, _throttle, csrf) => sessionScheme(csrf),
-  token: () => tokenScheme(),
-  oauth2: (_config, _throttle, _csrf, now) => bearerScheme(now),
-  oauth1: (_config, _throttle, _csrf, now) => oauth1Scheme({ now }),
+  basic: (runtime, throttle) => basicScheme(runtime, throttle),
+  session: (runtime, _throttle, csrf) => sessionScheme(runtime, csrf),
+  token: (runtime) => tokenScheme(runtime),
+  oauth2: (runtime) => bearerScheme(runtime),
+  oauth1: (runtime) => oauth1Scheme(runtime),
 };
 
-export function buildSchemes(config: Config, throttle: Throttle, csrf: Csrf, now: () => number = Date.now): Scheme[] {
-  return config.AUTH_SCHEMES.flatMap((name) => {
+export function buildSchemes(runtime: Runtime, throttle: Throttle, csrf: Csrf): Scheme[] {
+  return runtime.config.AUTH_SCHEMES.flatMap((name) => {
     const factory = FACTORIES[name];
-    return factory ? [factory(config, throttle, csrf, now)] : [];
+    return factory ? [factory(runtime, throttle, csrf)] : [];
   });
 }

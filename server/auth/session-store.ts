@@ -1,5 +1,7 @@
 // The express-session store in the database: sessions survive restarts and are shared by every process.
 import { Store, type SessionData } from 'express-session';
+import type { Runtime } from '../../src/runtime';
+import type { Store as Database } from '../../src/store/database';
 import { LRUCache } from 'lru-cache';
 import { deleteExpiredSessions, deleteSession, saveSession, sessionData, touchSession } from '../../src/store/sessions';
 
@@ -23,14 +25,17 @@ export class DatabaseSessionStore extends Store {
   /** The expiry stored for a session, as this process last read or wrote it. */
   private readonly storedExpiry = new LRUCache<string, number>({ max: 100_000 });
 
-  constructor(pruneIntervalMs = PRUNE_INTERVAL_MS) {
+  constructor(
+    private readonly db: Database,
+    pruneIntervalMs = PRUNE_INTERVAL_MS,
+  ) {
     super();
     // Expired rows are never read (sessionData checks the date) but would stay forever: the table would only grow.
     this.timer = setInterval(() => void this.prune().catch(() => {}), pruneIntervalMs).unref();
   }
 
   override get(sid: string, cb: Callback<SessionData | null>): void {
-    sessionData(sid).then((row) => {
+    sessionData(this.db, sid).then((row) => {
       if (row === undefined) return cb(undefined, null);
       this.storedExpiry.set(sid, row.expires.getTime());
       const data = row.data;
@@ -44,27 +49,34 @@ export class DatabaseSessionStore extends Store {
 
   override set(sid: string, session: SessionData, cb: Callback = () => {}): void {
     const expires = expiry(session);
-    saveSession(sid, { data: JSON.stringify(session), expires }).then(() => (this.storedExpiry.set(sid, expires.getTime()), cb()), cb);
+    saveSession(this.db, sid, { data: JSON.stringify(session), expires }).then(() => (this.storedExpiry.set(sid, expires.getTime()), cb()), cb);
   }
 
   override destroy(sid: string, cb: Callback = () => {}): void {
     this.storedExpiry.delete(sid);
-    deleteSession(sid).then(() => cb(), cb);
+    deleteSession(this.db, sid).then(() => cb(), cb);
   }
 
   override touch(sid: string, session: SessionData, cb: Callback = () => {}): void {
     const expires = expiry(session);
     const stored = this.storedExpiry.get(sid);
     if (stored !== undefined && Math.abs(expires.getTime() - stored) < TOUCH_EVERY_MS) return cb();
-    touchSession(sid, expires).then(() => (this.storedExpiry.set(sid, expires.getTime()), cb()), cb);
+    touchSession(this.db, sid, expires).then(() => (this.storedExpiry.set(sid, expires.getTime()), cb()), cb);
   }
 
   /** Deletes expired rows; resolves to how many. */
   prune(): Promise<number> {
-    return deleteExpiredSessions();
+    return deleteExpiredSessions(this.db);
   }
 
   close(): void {
     clearInterval(this.timer);
   }
+}
+
+/** The runtime's database session store, closed (its pruning timer stopped) with the runtime. */
+export function sessionStore(runtime: Pick<Runtime, 'store' | 'onClose'>): DatabaseSessionStore {
+  const store = new DatabaseSessionStore(runtime.store);
+  runtime.onClose(() => store.close());
+  return store;
 }

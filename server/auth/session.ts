@@ -2,16 +2,16 @@
 import { RedisStore } from 'connect-redis';
 import session from 'express-session';
 import type { Request, RequestHandler, Response } from 'express';
-import type { Config } from '../../src/config';
+import type { Runtime } from '../../src/runtime';
 import { authUserById } from '../../src/store/users';
-import { redisClient } from '../../src/store/redis';
 import { secretKey } from '../../src/store/secret-key';
 import { mediaType, readBody } from '../http/body';
 import { mountPath } from '../http/urls';
-import { sendUnavailable } from '../http/errors';
-import { STORE_DOWN, unavailableDetail } from '../../src/store/errors';
+import { refuse } from '../http/refuse';
+import { HttpError } from '../../src/refusal';
+import { RETRY_AFTER_SECONDS, STORE_DOWN, unavailableDetail } from '../../src/store/errors';
 import { CSRF_FIELD, CSRF_HEADER, type Csrf } from './csrf';
-import { DatabaseSessionStore } from './session-store';
+import { sessionStore } from './session-store';
 import { PermissionDenied, type Scheme } from './types';
 
 export const SESSION_COOKIE = 'sessionid';
@@ -24,12 +24,14 @@ const MAX_AGE_MS = 14 * 24 * 3600 * 1000;
  * The session for requests that have one (the cookie) or may start one (the login and logout pages). Every other
  * request skips express-session, which would otherwise make a random id and hash an empty session each time.
  */
-export function sessionMiddleware(config: Config): RequestHandler {
+export function sessionMiddleware(runtime: Runtime): RequestHandler {
+  const { config } = runtime;
+  const redis = runtime.redis();
   const sessions = session({
     name: SESSION_COOKIE,
     secret: secretKey(config),
     // With REDIS_URL, keys sess:<id> that expire with the cookie (RedisStore takes the TTL from cookie.expires).
-    store: config.REDIS_URL ? new RedisStore({ client: redisClient(config), prefix: 'sess:', ttl: MAX_AGE_MS / 1000 }) : new DatabaseSessionStore(),
+    store: redis ? new RedisStore({ client: redis.client, prefix: 'sess:', ttl: MAX_AGE_MS / 1000 }) : sessionStore(runtime),
     resave: false,
     saveUninitialized: false,
     // Secure when the request came over HTTPS (behind a proxy, with TRUST_PROXY).
@@ -41,7 +43,7 @@ export function sessionMiddleware(config: Config): RequestHandler {
   return (req, res, next) => {
     if (!req.headers.cookie?.includes(cookie) && !req.path.startsWith(pages)) return next();
     // express-session also reports a failed save at the end of a response already sent: Express handles that one.
-    sessions(req, res, (err?: unknown) => (!err ? next() : res.headersSent ? next(err) : sendUnavailable(req, res, unavailableDetail(err) ?? STORE_DOWN)));
+    sessions(req, res, (err?: unknown) => (!err ? next() : res.headersSent ? next(err) : refuse(res, unavailableDetail(err) ? err : HttpError.detail(503, STORE_DOWN, { 'Retry-After': String(RETRY_AFTER_SECONDS) }))));
   };
 }
 
@@ -51,13 +53,13 @@ async function formToken(req: Request, res: Response): Promise<unknown> {
   return (await readBody(req, res))[CSRF_FIELD];
 }
 
-export function sessionScheme(csrf: Csrf): Scheme {
+export function sessionScheme({ store }: Pick<Runtime, 'store'>, csrf: Csrf): Scheme {
   return {
     name: 'session',
     async authenticate(req, res) {
       const userId = req.session?.userId;
       if (!userId) return null;
-      const user = await authUserById(userId);
+      const user = await authUserById(store, userId);
       if (!user) return null; // the user was deleted: the session is just anonymous
       // As DRF's SessionAuthentication.enforce_csrf: unsafe methods of a session need the token.
       if (UNSAFE.has(req.method)) {

@@ -1,9 +1,9 @@
 // Throttling: THROTTLE_ANON per address, THROTTLE_USER per user, and THROTTLE_LOGIN against password guessing.
-import type { RequestHandler, Request, Response } from 'express';
+import type { RequestHandler, Request } from 'express';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Config } from '../../src/config';
+import type { Runtime } from '../../src/runtime';
 import { counter, counterKey, exhaustedFor, waitSeconds, type CounterUse } from '../../src/store/counters';
-import { sendJson } from '../http/respond';
+import { Throttled } from '../../src/refusal';
 import { logRefusedLogin } from './refusal-log';
 
 const SECONDS = { second: 1, minute: 60, hour: 3600, day: 86400 } as const;
@@ -27,15 +27,6 @@ export interface Throttle {
   passwordFailed(req: Request, username: string): Promise<void>;
 }
 
-/** The spec's words for a refused request; the OAuth 2.0 token endpoint puts them beside its RFC fields. */
-export function throttledDetail(wait: number): string {
-  return `Request was throttled. Expected available in ${wait} seconds.`;
-}
-
-/** 429 with Retry-After and {"detail", "wait"}: every throttled answer of the API. */
-export function sendThrottled(res: Response, wait: number): void {
-  sendJson(res, 429, { detail: throttledDetail(wait), wait }, { 'Retry-After': String(wait) });
-}
 
 /** Seconds until a refused key may try again, or 0 when the point was granted. */
 async function consume(l: RateLimiterAbstract, key: string): Promise<number> {
@@ -48,13 +39,14 @@ async function consume(l: RateLimiterAbstract, key: string): Promise<number> {
   }
 }
 
-export function createThrottle(config: Config): Throttle {
+export function createThrottle(runtime: Runtime): Throttle {
+  const { config } = runtime;
   // Built on first use (the database is open by then); a store that failed to start is tried again next time.
   const lazy = (rate: string, keyPrefix: string, use: CounterUse, factor = 1) => {
     const [n, unit] = rate.split('/') as [string, keyof typeof SECONDS];
     const opts = { points: Number(n) * factor, duration: SECONDS[unit], keyPrefix };
     let store: Promise<RateLimiterAbstract> | undefined;
-    return () => (store ??= counter(config, opts, use).catch((err: unknown) => ((store = undefined), Promise.reject(err))));
+    return () => (store ??= counter(runtime, opts, use).catch((err: unknown) => ((store = undefined), Promise.reject(err))));
   };
   const anonLimiter = config.THROTTLE_ANON ? lazy(config.THROTTLE_ANON, 'anon', 'requests') : undefined;
   const userLimiter = config.THROTTLE_USER ? lazy(config.THROTTLE_USER, 'user', 'requests') : undefined;
@@ -77,14 +69,13 @@ export function createThrottle(config: Config): Throttle {
       if (!l) return next();
       try {
         const wait = await consume(await l, authed ? counterKey('u', String(authed.id)) : counterKey('a', req.ip ?? ''));
-        if (!wait) return next();
-        sendThrottled(res, wait);
+        next(wait ? new Throttled(wait) : undefined);
       } catch (err) {
         next(err);
       }
     },
     async passwordWait(req, username) {
-      const wait = await exhaustedFor(await counted(req, username));
+      const wait = await exhaustedFor(runtime.store, await counted(req, username));
       if (wait) logRefusedLogin(req, username, 'throttled');
       return wait;
     },

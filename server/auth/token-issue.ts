@@ -4,10 +4,11 @@ import { checkCredentials } from '../../src/auth/users';
 import { tokenFor } from '../../src/auth/tokens';
 import { NOT_BLANK, REQUIRED } from '../../src/schemas/messages';
 import { readBody } from '../http/body';
-import { HttpError } from '../http/http-error';
+import { HttpError, methodNotAllowed, Throttled } from '../../src/refusal';
 import { sendJson } from '../http/respond';
 import { mountPath, type Urls } from '../http/urls';
-import { sendThrottled, type Throttle } from './throttle';
+import type { Runtime } from '../../src/runtime';
+import type { Throttle } from './throttle';
 
 const BAD_CREDENTIALS = { non_field_errors: ['Unable to log in with provided credentials.'] };
 
@@ -18,7 +19,7 @@ function field(body: Record<string, unknown>, name: string, errors: Record<strin
   return typeof value === 'string' ? value : '';
 }
 
-export function tokenIssueRoutes(urls: Urls, path: string, throttle: Throttle): Router {
+export function tokenIssueRoutes(runtime: Runtime, urls: Urls, path: string, throttle: Throttle): Router {
   const route = mountPath(path);
   urls.register('api-token-auth', route);
   const router = Router({ strict: true });
@@ -34,13 +35,13 @@ export function tokenIssueRoutes(urls: Urls, path: string, throttle: Throttle): 
     const password = field(body, 'password', errors);
     if (Object.keys(errors).length) throw new HttpError(400, errors);
     const wait = await throttle.passwordWait(req, username);
-    if (wait) return sendThrottled(res, wait);
-    const user = await checkCredentials(username, password);
+    if (wait) throw new Throttled(wait);
+    const user = await checkCredentials(runtime, username, password);
     if (!user) {
       await throttle.passwordFailed(req, username);
       throw new HttpError(400, BAD_CREDENTIALS);
     }
-    sendJson(res, 200, { token: await tokenFor(user) });
+    sendJson(res, 200, { token: await tokenFor(runtime.store, user) });
   });
   router.options(route, (req, res) => {
     json(req);
@@ -48,7 +49,7 @@ export function tokenIssueRoutes(urls: Urls, path: string, throttle: Throttle): 
   });
   router.all(route, (req) => {
     json(req);
-    throw HttpError.detail(405, `Method "${req.method}" not allowed.`, { Allow: 'POST, OPTIONS' });
+    throw methodNotAllowed(req.method, ['POST', 'OPTIONS']);
   });
   return router;
 }

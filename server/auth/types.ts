@@ -13,18 +13,8 @@ export interface Scheme {
   authenticate(req: Request, res: Response): Promise<SchemeResult>;
 }
 
-/** Credentials were present but wrong: the request stops at once (401 or 403, by the first scheme). */
-export class AuthenticationFailed extends Error {}
-
-/** Authenticated, but the request may not go on (a session write without its CSRF token): always 403. */
-export class PermissionDenied extends Error {}
-
-/** Too many failed password checks for this address or username: 429 with Retry-After, before any check. */
-export class Throttled extends Error {
-  constructor(readonly wait: number) {
-    super(`throttled for ${wait} s`);
-  }
-}
+// A scheme refuses by throwing the refusal rule's AuthenticationFailed, PermissionDenied or Throttled.
+export { AuthenticationFailed, PermissionDenied, Throttled } from '../../src/refusal';
 
 export interface Requester {
   user: AuthUser | null;

@@ -1,7 +1,6 @@
 // createconsumer and createoauth1token: OAuth 1.0a credentials, made here since there is no authorization flow.
 import { isDuplicate } from '../../src/store/errors';
 import { createConsumer, createToken, KEY_PATTERN, SECRET_LENGTH } from '../../src/auth/oauth1';
-import { openDatabase } from '../../src/store/database';
 import { migrate } from '../../src/store/migrate';
 import { command, CommandError, existingUser, UsageError } from './types';
 
@@ -13,16 +12,15 @@ export const createconsumer = command({
     key: { type: 'string', value: 'KEY', help: 'the consumer key, 1 to 64 of A-Z a-z 0-9 . _ ~ - (default: generated)' },
     secret: { type: 'string', value: 'SECRET', help: `the consumer secret, ${SECRET_LENGTH.min} to ${SECRET_LENGTH.max} characters (default: generated)` },
   },
-  async run({ args: [name], options: { key, secret } }, { config, out }) {
+  async run({ args: [name], options: { key, secret } }, { runtime: { store }, out }) {
     if (name!.length > 100) throw new UsageError('NAME must be at most 100 characters');
     if (key !== undefined && !KEY_PATTERN.test(key)) throw new UsageError('--key must be 1 to 64 characters of A-Z a-z 0-9 . _ ~ -');
     if (secret !== undefined && (secret.length < SECRET_LENGTH.min || secret.length > SECRET_LENGTH.max)) {
       throw new UsageError(`--secret must be ${SECRET_LENGTH.min} to ${SECRET_LENGTH.max} characters`);
     }
-    openDatabase(config);
-    await migrate();
+    await migrate(store);
     try {
-      const consumer = await createConsumer(name!, key, secret);
+      const consumer = await createConsumer(store, name!, key, secret);
       out(`consumer_key=${consumer.key}`);
       out(`consumer_secret=${consumer.secret}`);
     } catch (err) {
@@ -38,10 +36,9 @@ export const createoauth1token = command({
   summary: "create an OAuth 1.0a token acting as the user; print oauth_token= and oauth_token_secret=",
   args: ['USERNAME'],
   options: { consumer: { type: 'string', value: 'KEY', required: true, help: "the consumer's key (from createconsumer)" } },
-  async run({ args: [username], options }, { config, out }) {
-    openDatabase(config);
-    await migrate();
-    const token = await createToken(await existingUser(username!), options.consumer!);
+  async run({ args: [username], options }, { runtime: { store }, out }) {
+    await migrate(store);
+    const token = await createToken(store, await existingUser(store, username!), options.consumer!);
     if (!token) throw new CommandError(`Consumer "${options.consumer}" does not exist.`);
     out(`oauth_token=${token.key}`);
     out(`oauth_token_secret=${token.secret}`);

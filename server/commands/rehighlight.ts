@@ -1,8 +1,6 @@
 // rehighlight: re-renders every stored snippet (after a catalogue or theme change), in batches, with a progress bar.
 import { SingleBar, Presets } from 'cli-progress';
-import { openDatabase } from '../../src/store/database';
 import { migrate as applyMigrations } from '../../src/store/migrate';
-import { configureHighlighter } from '../../src/highlight';
 import { countSnippetsAfter, rehighlightSnippet, snippetsAfter } from '../../src/store/snippet-writes';
 import { command, UsageError } from './types';
 
@@ -15,23 +13,21 @@ export const rehighlight = command({
     'batch-size': { type: 'string', value: 'N', help: 'snippets read and rendered at a time (default: 200)' },
     'from-id': { type: 'string', value: 'ID', help: 'start after this snippet id (default: 0, every snippet)' },
   },
-  async run({ options }, { config, out }) {
+  async run({ options }, { runtime: { store }, out }) {
     const batchSize = wholeNumber(options['batch-size'] ?? '200');
     let lastId = wholeNumber(options['from-id'] ?? '0');
     if (batchSize < 1) throw new UsageError('--batch-size must be a positive integer');
     if (lastId < 0) throw new UsageError('--from-id must be a non-negative integer');
-    openDatabase(config);
-    await applyMigrations();
-    configureHighlighter({ workers: config.HIGHLIGHT_WORKERS, timeoutMs: config.HIGHLIGHT_TIMEOUT_MS });
+    await applyMigrations(store);
 
-    const total = await countSnippetsAfter(lastId);
+    const total = await countSnippetsAfter(store, lastId);
     const bar = new SingleBar({ format: 'rehighlight [{bar}] {value}/{total} snippets, {eta_formatted} left, last id {lastId}', stream: process.stderr, noTTYOutput: true, notTTYSchedule: 2000 }, Presets.shades_classic);
     bar.start(total, 0, { lastId });
     let done = 0;
     // Keyset batches by id: each snippet is saved on its own, so an interrupted run loses nothing and
     // `--from-id` (printed on the bar) resumes where it stopped; rerunning from 0 is always safe.
     for (;;) {
-      const batch = await snippetsAfter(lastId, batchSize);
+      const batch = await snippetsAfter(store, lastId, batchSize);
       if (!batch.length) break;
       // Render a batch concurrently: the worker pool bounds the parallelism.
       await Promise.all(batch.map(rehighlightSnippet));

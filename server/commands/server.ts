@@ -1,5 +1,4 @@
 // migrate and serve.
-import { openDatabase } from '../../src/store/database';
 import { migrate as applyMigrations } from '../../src/store/migrate';
 import { serve as startServer } from '../serve';
 import { command } from './types';
@@ -9,9 +8,8 @@ export const migrate = command({
   summary: 'apply pending database migrations',
   args: [],
   options: {},
-  async run(_input, { config, out }) {
-    openDatabase(config);
-    const applied = await applyMigrations();
+  async run(_input, { runtime: { store }, out }) {
+    const applied = await applyMigrations(store);
     out(applied.length ? `Applied: ${applied.join(', ')}` : 'No migrations to apply.');
     return 0;
   },
@@ -22,8 +20,8 @@ export const serve = command({
   summary: 'migrate, then serve the API (as npm start does) until SIGTERM or SIGINT',
   args: [],
   options: {},
-  async run(_input, { config, log }) {
-    await startServer(config, log);
+  async run(_input, { runtime }) {
+    await startServer(runtime);
     return await new Promise<number>(() => {}); // runs until a signal stops the process
   },
 });

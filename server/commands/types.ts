@@ -1,12 +1,12 @@
 // What an admin command is: its name, arguments and options (which the usage and the parsing are made from), and a run.
 import type { AuthUser } from '../../src/auth/users';
-import type { Config } from '../../src/config';
-import type { Logger } from '../../src/log';
+import type { Runtime } from '../../src/runtime';
+import type { Store } from '../../src/store/database';
 import { authUserByUsername } from '../../src/store/users';
 
 export interface CommandContext {
-  config: Config;
-  log: Logger;
+  /** What the command works with: the configuration, the database, the highlighter (closed by the CLI afterwards). */
+  runtime: Runtime;
   out: (line: string) => void;
 }
 
@@ -48,8 +48,8 @@ export class CommandError extends Error {}
 export class UsageError extends Error {}
 
 /** The user a command names, or the one-line failure every command gives for an unknown one. */
-export async function existingUser(username: string): Promise<AuthUser> {
-  const user = await authUserByUsername(username);
+export async function existingUser(store: Store, username: string): Promise<AuthUser> {
+  const user = await authUserByUsername(store, username);
   if (!user) throw new CommandError(`User "${username}" does not exist.`);
   return user;
 }

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { isDuplicate } from '../../src/store/errors';
 import { createUser, setPassword } from '../../src/auth/users';
 import { deleteUserCascading, updateActive } from '../../src/store/users';
-import { openDatabase } from '../../src/store/database';
 import { migrate } from '../../src/store/migrate';
 import { confirmed } from './confirm';
 import { readPassword } from './password';
@@ -25,16 +24,15 @@ export const createuser = command({
     email: { type: 'string', value: 'E', help: "the user's e-mail address" },
     password: PASSWORD,
   },
-  async run({ args: [username], options }, { config, out }) {
+  async run({ args: [username], options }, { runtime: { config, store }, out }) {
     if (!USERNAME.test(username!)) throw new UsageError('enter a valid username: up to 150 letters, digits and @/./+/-/_ only');
     if (options.email !== undefined && !EMAIL.safeParse(options.email).success) {
       throw new UsageError(`--email: ${JSON.stringify(options.email)} is not a valid e-mail address`);
     }
     const password = await readPassword(options.password, config);
-    openDatabase(config);
-    await migrate();
+    await migrate(store);
     try {
-      await createUser(username!, password, { email: options.email, iterations: config.PASSWORD_ITERATIONS });
+      await createUser(store, username!, password, { email: options.email, iterations: config.PASSWORD_ITERATIONS });
     } catch (err) {
       if (isDuplicate(err)) throw new CommandError(`A user with that username already exists: ${username}`);
       throw err;
@@ -50,11 +48,10 @@ export const changepassword = command({
   details: PASSWORD_SOURCES,
   args: ['USERNAME'],
   options: { password: PASSWORD },
-  async run({ args: [username], options }, { config, out }) {
-    openDatabase(config);
-    await migrate();
+  async run({ args: [username], options }, { runtime: { config, store }, out }) {
+    await migrate(store);
     const password = await readPassword(options.password, config);
-    if (!(await setPassword(username!, password, config.PASSWORD_ITERATIONS))) throw new CommandError(`User "${username}" does not exist.`);
+    if (!(await setPassword(store, username!, password, config.PASSWORD_ITERATIONS))) throw new CommandError(`User "${username}" does not exist.`);
     out(`Password changed successfully for user ${username}.`);
     return 0;
   },
@@ -68,10 +65,9 @@ function activation(name: string, active: boolean) {
       : 'stop a user authenticating by any scheme (Basic, session, Token, OAuth 2.0, OAuth 1.0a); keeps their snippets and credentials',
     args: ['USERNAME'],
     options: {},
-    async run({ args: [username] }, { config, out }) {
-      openDatabase(config);
-      await migrate();
-      if (!(await updateActive(username!, active))) throw new CommandError(`User "${username}" does not exist.`);
+    async run({ args: [username] }, { runtime: { store }, out }) {
+      await migrate(store);
+      if (!(await updateActive(store, username!, active))) throw new CommandError(`User "${username}" does not exist.`);
       out(`${active ? 'Activated' : 'Deactivated'} user ${username}.`);
       return 0;
     },
@@ -87,14 +83,13 @@ export const deleteuser = command({
   details: 'On a terminal it asks for confirmation; elsewhere (a script, a pipe) it refuses unless given --yes.',
   args: ['USERNAME'],
   options: { yes: { type: 'boolean', help: 'delete without asking' } },
-  async run({ args: [username], options }, { config, out }) {
-    openDatabase(config);
-    await migrate();
-    await existingUser(username!);
+  async run({ args: [username], options }, { runtime: { store }, out }) {
+    await migrate(store);
+    await existingUser(store, username!);
     if (!(await confirmed(`Delete user ${username} and every snippet of theirs?`, options.yes))) {
       throw new CommandError('Not deleted.');
     }
-    const snippets = await deleteUserCascading(username!);
+    const snippets = await deleteUserCascading(store, username!);
     if (snippets === undefined) throw new CommandError(`User "${username}" does not exist.`);
     out(`Deleted user ${username} and ${snippets} snippet${snippets === 1 ? '' : 's'}.`);
     return 0;

@@ -1,7 +1,7 @@
 // Request bodies: JSON, form-urlencoded and multipart, read into one plain object for the adapter.
 import Busboy from 'busboy';
 import express, { type Request, type Response } from 'express';
-import { HttpError } from './http-error';
+import { HttpError } from '../../src/refusal';
 
 /** Fits 100,000 characters of code in the costliest encoding (`\uXXXX` surrogate pairs: 12 bytes each) plus the other fields. */
 export const BODY_LIMIT = 1536 * 1024;

@@ -1,5 +1,6 @@
 // What the request's handlers leave for each other on res.locals, and what the app keeps on app.locals: typed once.
 import type { Request, Response } from 'express';
+import type { Runtime } from '../../src/runtime';
 import type { Format } from './negotiate';
 import type { Urls } from './urls';
 
@@ -15,6 +16,8 @@ export interface MatchedRoute {
 declare module 'express-serve-static-core' {
   interface Locals {
     // app.locals
+    /** What the app was built from: the database, the highlighter, the clock (src/runtime.ts). */
+    runtime: Runtime;
     /** The app's route-name registry. */
     urls: Urls;
     /** The browsable API page, for answers negotiated to HTML. */

@@ -2,7 +2,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
-import { HttpError } from './http-error';
+import { HttpError } from '../../src/refusal';
 
 export type Format = 'json' | 'html';
 

@@ -29,23 +29,19 @@ export function sendText(res: Response, status: number, contentType: string, bod
   res.end(method === 'HEAD' ? undefined : body);
 }
 
-/** Sends a JSON body already serialised (the fast path for the adapter's output). */
-export function sendJsonText(res: Response, status: number, json: string, headers: Headers = {}): void {
+/** The body as JSON, or, negotiated to HTML, the browsable page rendered from the value itself (never parsed back). */
+export function sendJson(res: Response, status: number, body: unknown, headers: Headers = {}): void {
   for (const name in headers) res.setHeader(name, headers[name]!);
   const renderPage = res.app.locals.renderPage;
   if (res.locals.format === 'html' && renderPage) {
-    void renderPage(res.req, res, status, JSON.parse(json)).then(
+    void renderPage(res.req, res, status, body).then(
       (page) => res.status(status).type('html').send(page),
       // A page that cannot be rendered still answers, in JSON.
-      () => sendText(res, status, JSON_TYPE, json),
+      () => sendText(res, status, JSON_TYPE, JSON.stringify(body) ?? 'null'),
     );
     return;
   }
-  sendText(res, status, JSON_TYPE, json);
-}
-
-export function sendJson(res: Response, status: number, body: unknown, headers: Headers = {}): void {
-  sendJsonText(res, status, JSON.stringify(body), headers);
+  sendText(res, status, JSON_TYPE, JSON.stringify(body) ?? 'null');
 }
 
 export function sendError(res: Response, status: number, detail: string, headers: Headers = {}): void {

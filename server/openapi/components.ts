@@ -12,13 +12,13 @@ export const ERROR_SCHEMAS: Record<string, SchemaObject> = {
     properties: { detail: { type: 'string' } },
     required: ['detail'],
   },
-  // server/auth/throttle.ts sendThrottled.
+  // src/refusal.ts, Throttled.
   Throttled: {
     type: 'object',
     properties: { detail: { type: 'string' }, wait: { type: 'integer', minimum: 1 } },
     required: ['detail', 'wait'],
   },
-  // server/rest/outcome.ts fieldErrors: DRF's validation shape.
+  // src/refusal.ts fieldErrors: DRF's validation shape.
   ValidationError: {
     type: 'object',
     description: 'Field name -> the messages for that field, in schema order; `non_field_errors` for the body as a whole.',

@@ -1,7 +1,7 @@
 // GET /: the API root, linking the top-level endpoints (absolute URLs, as DRF's api_root does).
 import type { RequestHandler } from 'express';
 import { urls } from '../http/urls';
-import { HttpError } from '../http/http-error';
+import { HttpError } from '../../src/refusal';
 import { notAcceptable } from '../http/negotiate';
 import { sendJson } from '../http/respond';
 

@@ -1,11 +1,11 @@
 // The REST facade: exact routes, 405 with Allow, OPTIONS, HEAD, body parsing, then the procedure by tRPC's caller.
 import type { Request, RequestHandler } from 'express';
 import { NOT_AUTHENTICATED } from '../../src/errors';
-import { mayWriteSnippet } from '../../src/permissions';
+import { callerFor } from '../auth/context';
 import { readBody } from '../http/body';
-import { HttpError } from '../http/http-error';
+import { TRPCError } from '@trpc/server';
+import { methodNotAllowed } from '../../src/refusal';
 import { notAcceptable } from '../http/negotiate';
-import { denyUnauthenticated } from '../http/refuse';
 import { sendJson } from '../http/respond';
 import { callProcedure } from './call';
 import { metadata } from './metadata';
@@ -21,7 +21,7 @@ async function writableActions(req: Request, route: Route, params: Record<string
   const user = req.requester.user;
   if (!user) return [];
   if (route.procedures.POST) return ['POST'];
-  if (route.procedures.PUT && params.id && (await mayWriteSnippet(user, Number(params.id)))) return ['PUT'];
+  if (route.procedures.PUT && params.id && (await callerFor(req).snippets.writable({ id: Number(params.id) }))) return ['PUT'];
   return [];
 }
 
@@ -42,13 +42,13 @@ export function restFacade(routes: readonly Route[]): RequestHandler {
       if (req.method === 'OPTIONS') return sendJson(res, 200, metadata(route, await writableActions(req, route, params)));
       // Permission before the method check, as DRF: an anonymous POST to /snippets/1/ is refused, not 405.
       if (!SAFE_METHODS.has(req.method) && route.authenticatedOrReadOnly && !req.requester.user) {
-        return denyUnauthenticated(res, NOT_AUTHENTICATED);
+        throw new TRPCError({ code: 'UNAUTHORIZED', message: NOT_AUTHENTICATED });
       }
       const method = (req.method === 'HEAD' ? 'GET' : req.method) as Method;
       const procedure = route.procedures[method];
-      if (!procedure) throw HttpError.detail(405, `Method "${req.method}" not allowed.`);
+      if (!procedure) throw methodNotAllowed(req.method, allowedMethods(route));
       if (method === 'POST' || method === 'PUT') {
-        return writeOutcome(res, method, procedure, await callProcedure(req, procedure.path, { ...(await readBody(req, res)), ...params }));
+        return writeOutcome(res, method, procedure, await callProcedure(req, procedure, { ...(await readBody(req, res)), ...params }));
       }
       const query = procedure.voidInput ? undefined : { ...queryOf(req), ...params };
       // The browsable page shows a list a page at a time, with Previous and Next links; JSON keeps the whole array.
@@ -59,12 +59,12 @@ export function restFacade(routes: readonly Route[]): RequestHandler {
       // A list asked for whole, in JSON, is streamed page by page: its memory stays flat however long it is.
       if (procedure.paged && res.locals.format === 'json' && query?.limit === undefined) {
         return await streamList(res, async (cursor) => {
-          const outcome = await callProcedure(req, procedure.path, { ...query, limit: BATCH, cursor });
+          const outcome = await callProcedure(req, procedure, { ...query, limit: BATCH, cursor });
           if (!outcome.ok) throw outcome.error;
           return outcome.data as Page;
         });
       }
-      const outcome = await callProcedure(req, procedure.path, query);
+      const outcome = await callProcedure(req, procedure, query);
       if (res.locals.listPage && outcome.ok) res.locals.listPage.next = (outcome.data as Page).next;
       writeOutcome(res, method, procedure, outcome);
     } catch (err) {

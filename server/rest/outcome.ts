@@ -1,42 +1,17 @@
-// Translates a procedure's outcome into the REST answer: statuses, the `detail` shape, validation field maps, Link.
+// Translates a procedure's outcome into the REST answer: success statuses, Link; a refusal by the one rule.
 import type { Response } from 'express';
-import type { TRPCError } from '@trpc/server';
-import { HttpError } from '../http/http-error';
-import { denyUnauthenticated } from '../http/refuse';
-import { sendJson, sendJsonText, sendNoContent } from '../http/respond';
+import { refuse } from '../http/refuse';
+import { sendJson, sendNoContent } from '../http/respond';
 import type { Outcome } from './call';
 import type { RoutedProcedure } from './routes';
 
 /** The success status of each method (the OpenAPI document reads it too). */
 export const SUCCESS_STATUS: Record<string, number> = { POST: 201, DELETE: 204 };
-const STATUS_OF: Partial<Record<TRPCError['code'], number>> = {
-  NOT_FOUND: 404,
-  FORBIDDEN: 403,
-  METHOD_NOT_SUPPORTED: 405,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  TOO_MANY_REQUESTS: 429,
-};
-
-interface Issue {
-  path?: readonly PropertyKey[];
-  message: string;
-}
 
 /** A page of a list, as paged procedures return it. */
 export interface Page {
   items: unknown[];
   next?: string;
-}
-
-/** `{"field": ["message", …]}`, fields in the order the schema declares them (DRF's validation shape). */
-export function fieldErrors(issues: readonly Issue[]): Record<string, string[]> {
-  const map: Record<string, string[]> = {};
-  for (const issue of issues) {
-    const key = issue.path?.length ? String(issue.path[0]) : 'non_field_errors';
-    (map[key] ??= []).push(issue.message);
-  }
-  return map;
 }
 
 /** RFC 8288 Link to the next page, keeping the request's other query parameters. */
@@ -51,16 +26,10 @@ export function writeOutcome(res: Response, method: string, procedure: RoutedPro
   if (outcome.ok) {
     const status = SUCCESS_STATUS[method] ?? 200;
     if (status === 204) return sendNoContent(res);
-    if (!procedure.paged) return sendJsonText(res, status, JSON.stringify(outcome.data) ?? 'null');
+    if (!procedure.paged) return sendJson(res, status, outcome.data);
     const page = outcome.data as Page;
     if (page.next) res.set('Link', nextLink(res, page.next));
-    return sendJsonText(res, status, JSON.stringify(page.items));
+    return sendJson(res, status, page.items);
   }
-  const { error } = outcome;
-  const issues = (error.cause as { issues?: Issue[] } | undefined)?.issues;
-  if (error.code === 'BAD_REQUEST' && Array.isArray(issues)) return sendJson(res, 400, fieldErrors(issues));
-  if (error.code === 'UNAUTHORIZED') return denyUnauthenticated(res, error.message);
-  const status = STATUS_OF[error.code];
-  if (status) return sendJson(res, status, { detail: error.message });
-  throw error.cause instanceof HttpError ? error.cause : error;
+  refuse(res, outcome.error);
 }

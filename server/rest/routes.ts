@@ -1,15 +1,21 @@
 // The REST routing table, derived at start-up from the procedures' `.meta`: a path, its methods and its name are
 // written once, on the procedure (trpc-to-openapi's `openapi.path` and `method`, our `name`).
-import { forEachOpenApiProcedure, getInputOutputParsers, instanceofZodTypeLikeVoid, unwrapZodType, type OpenApiRouter } from 'trpc-to-openapi';
+import type { TRPCProcedureType } from '@trpc/server';
+import { forEachOpenApiProcedure, getInputOutputParsers, instanceofZodTypeLikeVoid, unwrapZodType, type OpenApiProcedure, type OpenApiRouter } from 'trpc-to-openapi';
+import type { Context } from '../../src/context';
 import type { RouteMeta } from '../../src/trpc';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'DELETE'];
 
+/** A procedure as the facade calls it: its middlewares and its input schema run, as in tRPC's own caller. */
+export type ProcedureCall = (ctx: Context, input: unknown) => Promise<unknown>;
+
 /** What the facade needs to call a procedure and write its answer. */
 export interface RoutedProcedure {
-  /** The procedure's path in the router ("snippets.get"). */
+  /** The procedure's path in the router ("snippets.get"): its name in the OpenAPI document and tRPC's errors. */
   path: string;
+  call: ProcedureCall;
   /** The output is a page, `{ items, next }`: the body is the items, the next page a Link. */
   paged: boolean;
   /** The procedure takes no input (z.void()): the query string is not handed to it. */
@@ -39,7 +45,7 @@ const patternOf = (template: string) => new RegExp(`^${template.split(/\{(\w+)\}
 /** The routes of every procedure with an `openapi` path, in the router's order. */
 export function routesOf(router: OpenApiRouter): Route[] {
   const byPath = new Map<string, Route>();
-  forEachOpenApiProcedure<RouteMeta>(router._def.procedures, ({ path, procedure, meta }) => {
+  forEachOpenApiProcedure<RouteMeta>(router._def.procedures, ({ path, type, procedure, meta }) => {
     const { method, path: template, protect = false } = meta.openapi;
     const name = meta.name;
     if (!name) throw new Error(`procedure ${path}: .meta needs a route name beside its openapi path`);
@@ -47,11 +53,16 @@ export function routesOf(router: OpenApiRouter): Route[] {
     if (route.name !== name) throw new Error(`procedure ${path}: ${template} is named ${route.name} by another procedure, not ${name}`);
     if (!METHODS.includes(method as Method)) throw new Error(`procedure ${path}: method ${method} is not served`);
     const voidInput = instanceofZodTypeLikeVoid(unwrapZodType(getInputOutputParsers(procedure).inputParser, true));
-    route.procedures[method as Method] = { path, paged: meta.paged === true, voidInput, protect };
+    route.procedures[method as Method] = { path, call: callOf(path, type, procedure), paged: meta.paged === true, voidInput, protect };
     route.authenticatedOrReadOnly ||= protect;
     byPath.set(template, route);
   });
   return [...byPath.values()];
+}
+
+/** The procedure the router holds, called directly (no lookup by its path at each request). */
+function callOf(path: string, type: TRPCProcedureType, procedure: OpenApiProcedure): ProcedureCall {
+  return (ctx, input) => procedure({ ctx, getRawInput: () => Promise.resolve(input), path, type, signal: undefined, batchIndex: 0 });
 }
 
 /** A Django-style template of a route for the registry: `/snippets/{id}/` is `/snippets/:id/`. */

@@ -2,7 +2,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Request, Response } from 'express';
 import type { Snippet, SnippetFields } from '../../src/schemas/snippet';
-import { userIdsByUsername } from '../../src/store/users';
+import { callerFor } from '../auth/context';
 import { parseBody } from '../http/body';
 import { urls, type Urls } from '../http/urls';
 import { html, type Html } from './html';
@@ -76,7 +76,7 @@ export async function renderApiPage(req: Request, res: Response, status: number,
   const viewName = req.path === '/' ? 'Api Root' : route?.viewName ?? (STATUS_CODES[status] ?? 'Error');
   const ctx: LinkContext = {
     kind: routeName?.startsWith('snippet') ? 'snippet' : routeName?.startsWith('user') ? 'user' : 'other',
-    ownerIds: await userIdsByUsername(ownersIn(body)),
+    ownerIds: new Map(Object.entries(await callerFor(req).users.idsByUsername({ usernames: [...new Set(ownersIn(body))] }))),
     origin: `${req.protocol}://${req.get('host')}`,
     urls: registry,
   };

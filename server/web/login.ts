@@ -1,5 +1,6 @@
 // The browsable API's login and logout pages under API_AUTH_PREFIX, named framework:login and framework:logout; the
 // checks and the session itself are auth/login.ts's.
+import type { Runtime } from '../../src/runtime';
 import { Router, type Request, type Response } from 'express';
 import { attemptLogin, endSession, startSession } from '../auth/login';
 import { CSRF_FIELD, CSRF_HEADER, type Csrf } from '../auth/csrf';
@@ -47,7 +48,7 @@ function logoutPage(req: Request, res: Response, csrf: Csrf, next: string): void
   send(req, res, 200, 'Log out', content);
 }
 
-export function loginPages(registry: Urls, prefix: string, throttle: Throttle, csrf: Csrf): Router {
+export function loginPages(runtime: Runtime, registry: Urls, prefix: string, throttle: Throttle, csrf: Csrf): Router {
   const base = mountPath(prefix);
   registry.register('framework:login', `${base}login/`);
   registry.register('framework:logout', `${base}logout/`);
@@ -62,7 +63,7 @@ export function loginPages(registry: Urls, prefix: string, throttle: Throttle, c
     if (refusal) return loginPage(req, res, csrf, 403, { next, error: refusal });
     const username = typeof body.username === 'string' ? body.username : '';
     const password = typeof body.password === 'string' ? body.password : '';
-    const attempt = await attemptLogin(req, throttle, username, password);
+    const attempt = await attemptLogin(runtime, req, throttle, username, password);
     if ('wait' in attempt) {
       res.set('Retry-After', String(attempt.wait));
       return loginPage(req, res, csrf, 429, { next, username, error: `Too many attempts. Try again in ${attempt.wait} seconds.` });

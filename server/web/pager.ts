@@ -1,7 +1,7 @@
 // The browsable list's Previous and Next links: Next is the page's own next cursor (the one its Link header names),
 // Previous is read back from the page's cursor. Both are ordinary forward pages of the API (`?limit=N&cursor=…`).
 import type { Request, Response } from 'express';
-import { previousCursor } from '../../src/store/snippets';
+import { callerFor } from '../auth/context';
 import { html, type Html } from './html';
 
 /** This page's path and query with another cursor (none: the first page); `limit` and `format` stay as asked. */
@@ -16,7 +16,7 @@ function hrefAt(req: Request, cursor: string | undefined): string {
 export async function pager(req: Request, res: Response, status: number): Promise<Html> {
   const page = res.locals.listPage;
   if (!page || status !== 200) return html``;
-  const previous = page.cursor ? await previousCursor(page.limit, page.cursor) : undefined;
+  const previous = page.cursor ? await callerFor(req).snippets.previousPage({ limit: page.limit, cursor: page.cursor }) : undefined;
   const { next } = page;
   if (!next && !previous) return html``;
   return html`<nav class="pager">${previous ? html`<a class="previous" rel="prev" href="${hrefAt(req, previous.cursor)}">← Previous</a>` : ''}${

@@ -1,21 +1,10 @@
 // GET /snippets/<pk>/highlight/ (the stored document) and /snippets/<pk>/raw/ (the code as plain text).
 import { Router } from 'express';
-import { TRPCError } from '@trpc/server';
 import { callerFor } from '../auth/context';
-import { HttpError } from '../http/http-error';
 import type { Urls } from '../http/urls';
 
 /** The stored document has its own inline <style>; nothing in it may run. */
 const DOCUMENT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
-
-async function orNotFound<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (err) {
-    if (err instanceof TRPCError && err.code === 'NOT_FOUND') throw HttpError.detail(404, err.message);
-    throw err;
-  }
-}
 
 export function snippetViews(urls: Urls): Router {
   urls.register('snippet-highlight', '/snippets/:id/highlight/');
@@ -24,11 +13,11 @@ export function snippetViews(urls: Urls): Router {
   // <pk> is digits, as on every snippet path; anything else falls through to the 404.
   router.param('pk', (_req, _res, next, pk: string) => next(/^[0-9]+$/.test(pk) ? undefined : 'route'));
   router.get('/snippets/:pk/highlight/', async (req, res) => {
-    const document = await orNotFound(callerFor(req).snippets.highlighted({ id: Number(req.params.pk) }));
+    const document = await callerFor(req).snippets.highlighted({ id: Number(req.params.pk) });
     res.set({ 'Content-Security-Policy': DOCUMENT_CSP, 'X-Content-Type-Options': 'nosniff' }).type('text/html; charset=utf-8').send(document);
   });
   router.get('/snippets/:pk/raw/', async (req, res) => {
-    const snippet = await orNotFound(callerFor(req).snippets.get({ id: Number(req.params.pk) }));
+    const snippet = await callerFor(req).snippets.get({ id: Number(req.params.pk) });
     res.set({ 'X-Content-Type-Options': 'nosniff' }).type('text/plain; charset=utf-8').send(snippet.code);
   });
   return router;

@@ -1,6 +1,7 @@
 // Account operations shared by every authentication scheme and the CLI.
 import { accountByUsername, insertUser, updatePasswordHash, type AuthUser } from '../store/users';
-import { credentialKey, forget, recallVerified, rememberVerified } from './credential-cache';
+import type { Runtime } from '../runtime';
+import type { Store } from '../store/database';
 import { hashPassword, UNUSABLE_HASH_FOR_TIMING, verifyPassword } from './passwords';
 
 export type { AuthUser };
@@ -9,39 +10,41 @@ export type { AuthUser };
  * The user, when this exact pair passed a check within the cache's TTL and the stored hash is unchanged (a password
  * change, in any process, ends it at once); otherwise null. It never hashes a password: one lookup by username.
  */
-export async function recentlyVerifiedUser(username: string, password: string): Promise<AuthUser | null> {
-  const key = credentialKey(username, password);
-  const remembered = recallVerified(key);
+export async function recentlyVerifiedUser(runtime: Pick<Runtime, 'store' | 'credentials'>, username: string, password: string): Promise<AuthUser | null> {
+  const { credentials } = runtime;
+  const key = credentials.key(username, password);
+  const remembered = credentials.recall(key);
   if (!remembered) return null;
-  const account = await accountByUsername(username);
+  const account = await accountByUsername(runtime.store, username);
   if (account && remembered.userId === account.id && remembered.passwordHash === account.password) {
     return { id: account.id, username: account.username };
   }
-  forget(key);
+  credentials.forget(key);
   return null;
 }
 
 /** The user whose password matches, or null; unknown usernames cost the same as wrong passwords. */
-export async function checkCredentials(username: string, password: string): Promise<AuthUser | null> {
-  const recent = await recentlyVerifiedUser(username, password);
+export async function checkCredentials(runtime: Pick<Runtime, 'store' | 'credentials'>, username: string, password: string): Promise<AuthUser | null> {
+  const recent = await recentlyVerifiedUser(runtime, username, password);
   if (recent) return recent;
-  const account = await accountByUsername(username);
+  const account = await accountByUsername(runtime.store, username);
   const ok = await verifyPassword(password, account?.password ?? UNUSABLE_HASH_FOR_TIMING);
   if (!ok || !account) return null;
-  rememberVerified(credentialKey(username, password), { userId: account.id, passwordHash: account.password });
+  runtime.credentials.remember(runtime.credentials.key(username, password), { userId: account.id, passwordHash: account.password });
   return { id: account.id, username: account.username };
 }
 
 export async function createUser(
+  store: Store,
   username: string,
   password: string,
   opts: { email?: string; iterations?: number } = {},
 ): Promise<AuthUser> {
   const hash = await hashPassword(password, opts.iterations);
-  return insertUser({ username, password: hash, email: opts.email ?? '' });
+  return insertUser(store, { username, password: hash, email: opts.email ?? '' });
 }
 
 /** Returns false when the user does not exist. A new hash also invalidates every remembered Basic pair. */
-export async function setPassword(username: string, password: string, iterations?: number): Promise<boolean> {
-  return updatePasswordHash(username, await hashPassword(password, iterations));
+export async function setPassword(store: Store, username: string, password: string, iterations?: number): Promise<boolean> {
+  return updatePasswordHash(store, username, await hashPassword(password, iterations));
 }

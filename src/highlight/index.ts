@@ -1,4 +1,4 @@
-// The highlighting facility: choices, and the stored document rendered in the worker pool with a deadline.
+// The highlighting facility: choices, and the stored document rendered in a worker pool with a deadline.
 import { resolveLanguage } from './catalogue';
 import { buildDocument, renderPlain, type HighlightInput } from './document';
 import { HighlightPool } from './pool';
@@ -6,26 +6,21 @@ import { HighlightPool } from './pool';
 export { LANGUAGE_CHOICES, STYLE_CHOICES, isLanguage, isStyle, resolveLanguage, type Choice } from './catalogue';
 export { renderPlain, type HighlightInput } from './document';
 
-let settings: { workers?: number; timeoutMs?: number } = {};
-let pool: HighlightPool | undefined;
+/** Renders stored documents in a pool of workers of its own (started on first use), each job under the deadline. */
+export class Highlighter {
+  private readonly pool: HighlightPool;
 
-/** Called once at start-up with HIGHLIGHT_WORKERS and HIGHLIGHT_TIMEOUT_MS; defaults apply otherwise. */
-export function configureHighlighter(opts: { workers?: number; timeoutMs?: number }): void {
-  settings = opts;
-  const old = pool;
-  pool = undefined;
-  void old?.close();
-}
+  constructor(opts: { workers?: number; timeoutMs?: number } = {}) {
+    this.pool = new HighlightPool(opts.workers, opts.timeoutMs);
+  }
 
-/** The full document; past the deadline, the same document with the code escaped but not highlighted. */
-export async function renderHighlighted(input: HighlightInput): Promise<string> {
-  pool ??= new HighlightPool(settings.workers, settings.timeoutMs);
-  const html = await pool.highlight(input.code, resolveLanguage(input.language));
-  return html === null ? renderPlain(input) : buildDocument(input, html);
-}
+  /** The full document; past the deadline, the same document with the code escaped but not highlighted. */
+  async render(input: HighlightInput): Promise<string> {
+    const html = await this.pool.highlight(input.code, resolveLanguage(input.language));
+    return html === null ? renderPlain(input) : buildDocument(input, html);
+  }
 
-export async function closeHighlighter(): Promise<void> {
-  const old = pool;
-  pool = undefined;
-  await old?.close();
+  close(): Promise<void> {
+    return this.pool.close();
+  }
 }

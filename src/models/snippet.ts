@@ -1,6 +1,6 @@
 // The Snippet model, its attributes derived from the field table; its beforeSave hook stores the highlighted HTML document (spec, "What the service does" 3).
 import { DataTypes, Model, type CreationOptional, type ForeignKey, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
-import { renderHighlighted } from '../highlight';
+import type { Highlighter } from '../highlight';
 import { SNIPPET_TABLE, type SnippetTable } from '../schemas/snippet-table';
 import type { FieldValue, StoredKey } from '../schemas/table';
 import type { User } from './user';
@@ -25,8 +25,10 @@ export class Snippet extends Model<InferAttributes<Snippet>, InferCreationAttrib
   declare owner?: NonAttribute<User>;
 }
 
-export function initSnippet(sequelize: Sequelize): void {
-  Snippet.init(
+/** A Snippet class bound to `sequelize`, whose hook renders with `highlighter`. */
+export function defineSnippet(sequelize: Sequelize, highlighter: Highlighter): typeof Snippet {
+  const Bound = class extends Snippet {};
+  Bound.init(
     {
       ...attributesOf(SNIPPET_TABLE, sequelize),
       created: { type: DataTypes.DATE(6), allowNull: false, defaultValue: DataTypes.NOW },
@@ -39,7 +41,7 @@ export function initSnippet(sequelize: Sequelize): void {
       hooks: {
         // Derived data belongs to the model, as DRF's Snippet.save() does it; saves go through instance.save().
         async beforeSave(snippet) {
-          snippet.highlighted = await renderHighlighted({
+          snippet.highlighted = await highlighter.render({
             code: snippet.code,
             language: snippet.language,
             style: snippet.style,
@@ -50,4 +52,5 @@ export function initSnippet(sequelize: Sequelize): void {
       },
     },
   );
+  return Bound;
 }

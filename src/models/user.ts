@@ -11,8 +11,9 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare date_joined: CreationOptional<Date>;
 }
 
-export function initUser(sequelize: Sequelize): void {
-  User.init(
+export function defineUser(sequelize: Sequelize): typeof User {
+  const Bound = class extends User {};
+  Bound.init(
     {
       id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },
       username: { type: DataTypes.STRING(150), allowNull: false, unique: true },
@@ -24,4 +25,5 @@ export function initUser(sequelize: Sequelize): void {
     },
     { sequelize, tableName: 'users', modelName: 'User' },
   );
+  return Bound;
 }

@@ -1,11 +1,11 @@
 // Snippet procedures: list and get for anyone, create for the authenticated, update and delete for the owner.
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
-import { allSnippets, InvalidCursor, snippetById, snippetPage, toSnippet } from '../store/snippets';
+import { allSnippets, InvalidCursor, previousCursor, snippetById, snippetPage, toSnippet } from '../store/snippets';
 import { createSnippet, deleteSnippet, highlightedOf, snippetForWrite, updateSnippet } from '../store/snippet-writes';
 import { notFound } from '../errors';
-import { assertOwner } from '../permissions';
-import { Snippet, SnippetFields, SnippetId, SnippetListQuery, SnippetPage, SnippetUpdate } from '../schemas/snippet';
+import { assertOwner, mayWriteSnippet } from '../permissions';
+import { PreviousPage, PreviousPageQuery, Snippet, SnippetFields, SnippetId, SnippetListQuery, SnippetPage, SnippetUpdate } from '../schemas/snippet';
 import { retryConflicts } from '../store/retry';
 import type { Context } from '../context';
 import { authedProcedure, publicProcedure, router } from '../trpc';
@@ -16,7 +16,7 @@ const TAGS = ['snippets'];
 const ownSnippetProcedure = authedProcedure.use(async ({ ctx, getRawInput, next }) => {
   const parsed = SnippetId.safeParse(await getRawInput());
   if (!parsed.success) throw notFound();
-  const snippet = await snippetForWrite(parsed.data.id);
+  const snippet = await snippetForWrite(ctx.runtime.store, parsed.data.id);
   if (!snippet) throw notFound();
   assertOwner(snippet, ctx.user);
   return next({ ctx: { snippet } });
@@ -27,10 +27,11 @@ export const snippetsRouter = router({
     .meta({ name: 'snippet-list', paged: true, openapi: { method: 'GET', path: '/snippets/', tags: TAGS, summary: 'List snippets, oldest first' } })
     .input(SnippetListQuery)
     .output(SnippetPage)
-    .query(async ({ input }) => {
-      if (!input?.limit) return { items: await allSnippets() };
+    .query(async ({ ctx, input }) => {
+      const { store } = ctx.runtime;
+      if (!input?.limit) return { items: await allSnippets(store) };
       try {
-        return await snippetPage(input.limit, input.cursor);
+        return await snippetPage(store, input.limit, input.cursor);
       } catch (err) {
         if (err instanceof InvalidCursor) throw new TRPCError({ code: 'NOT_FOUND', message: err.message });
         throw err;
@@ -41,15 +42,34 @@ export const snippetsRouter = router({
     .meta({ name: 'snippet-detail', openapi: { method: 'GET', path: '/snippets/{id}/', tags: TAGS, summary: 'Get a snippet' } })
     .input(SnippetId)
     .output(Snippet)
-    .query(async ({ input }) => (await snippetById(input.id)) ?? Promise.reject(notFound())),
+    .query(async ({ ctx, input }) => (await snippetById(ctx.runtime.store, input.id)) ?? Promise.reject(notFound())),
 
   /** The stored highlighted document (the highlight view; not a REST path of the spec). */
   highlighted: publicProcedure
     .input(SnippetId)
     .output(z.string())
-    .query(async ({ input }) => {
-      return (await highlightedOf(input.id)) ?? Promise.reject(notFound());
+    .query(async ({ ctx, input }) => {
+      return (await highlightedOf(ctx.runtime.store, input.id)) ?? Promise.reject(notFound());
     }),
+
+  /** The cursor of the page before the one `cursor` starts (the browsable list's Previous link; not a REST path). */
+  previousPage: publicProcedure
+    .input(PreviousPageQuery)
+    .output(PreviousPage)
+    .query(async ({ ctx, input }) => {
+      try {
+        return (await previousCursor(ctx.runtime.store, input.limit, input.cursor)) ?? null;
+      } catch (err) {
+        if (err instanceof InvalidCursor) return null;
+        throw err;
+      }
+    }),
+
+  /** Whether the requester may change the snippet (OPTIONS' actions; not a REST path): false when it does not exist. */
+  writable: publicProcedure
+    .input(SnippetId)
+    .output(z.boolean())
+    .query(({ ctx, input }) => mayWriteSnippet(ctx.runtime.store, ctx.user, input.id)),
 
   create: authedProcedure
     .meta({ name: 'snippet-list', openapi: { method: 'POST', path: '/snippets/', tags: TAGS, summary: 'Create a snippet', protect: true, successDescription: 'Created' } })
@@ -57,7 +77,7 @@ export const snippetsRouter = router({
     .output(Snippet)
     .mutation(async ({ ctx, input }) => {
       // The owner always comes from the context, never from input.
-      const row = await retrying(ctx, 'create', () => createSnippet(definedOnly(input), ctx.user.id));
+      const row = await retrying(ctx, 'create', () => createSnippet(ctx.runtime.store, definedOnly(input), ctx.user.id));
       return toSnippet({ ...row.get(), owner: ctx.user.username });
     }),
 

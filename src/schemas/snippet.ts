@@ -37,3 +37,8 @@ export const SnippetListQuery = z
   })
   .optional();
 export type SnippetListQuery = z.infer<typeof SnippetListQuery>;
+
+/** A page's limit and cursor, for the cursor of the page before it. */
+export const PreviousPageQuery = z.object({ limit: z.number().int().min(1).max(MAX_PAGE), cursor: z.string().max(200) });
+/** `{}` when the page before is the first (it has no cursor); null when nothing comes before. */
+export const PreviousPage = z.object({ cursor: z.string().optional() }).nullable();

@@ -9,9 +9,8 @@ import {
   RateLimiterRedis,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import type { Config } from '../config';
-import { database, isSqlite } from './database';
-import { redisClient, redisConnected } from './redis';
+import type { Runtime } from '../runtime';
+import { isSqlite, type Store } from './database';
 import { lookupAll } from './select';
 
 export interface CounterOptions {
@@ -46,15 +45,16 @@ export function counterKey(...parts: string[]): string {
  * cost a durable write per request, on one hot row: MariaDB's mixed load fell to a quarter). Resolves once the store
  * is ready to count.
  */
-export async function counter(config: Pick<Config, 'REDIS_URL' | 'LOG_LEVEL'>, opts: CounterOptions, use: CounterUse): Promise<RateLimiterAbstract> {
-  if (config.REDIS_URL) {
-    const storeClient = redisClient(config);
-    await redisConnected(); // the first counts go to Redis, not to the insurance below, when Redis is up
+export async function counter(runtime: Pick<Runtime, 'store' | 'redis'>, opts: CounterOptions, use: CounterUse): Promise<RateLimiterAbstract> {
+  const redis = runtime.redis();
+  if (redis) {
+    const storeClient = redis.client;
+    await redis.ready(); // the first counts go to Redis, not to the insurance below, when Redis is up
     // While Redis is unreachable (not ready, or a command times out), this process counts in memory instead.
     return new RateLimiterRedis({ ...opts, storeClient, useRedisPackage: true, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(opts) });
   }
-  if (isSqlite() || use === 'requests') return cluster.isWorker ? new RateLimiterCluster({ ...opts, timeoutMs: CLUSTER_TIMEOUT_MS }) : new RateLimiterMemory(opts);
-  const sequelize = database();
+  if (isSqlite(runtime.store) || use === 'requests') return cluster.isWorker ? new RateLimiterCluster({ ...opts, timeoutMs: CLUSTER_TIMEOUT_MS }) : new RateLimiterMemory(opts);
+  const { sequelize } = runtime.store;
   return new Promise((resolve, reject) => {
     // Keys are counterKey()s: ASCII of fixed length, so the library's VARCHAR(255) utf8 column holds any of them.
     const store: RateLimiterAbstract = new RateLimiterMySQL(
@@ -80,8 +80,8 @@ export interface CounterRef {
  * Counters in MySQL/MariaDB are read in one prepared statement on the read pool (DATABASE_URL, or a replica):
  * one statement, not three: a Basic request on MariaDB pays one read for the check (README, Throttling).
  */
-export async function exhaustedFor(refs: readonly CounterRef[]): Promise<number> {
-  const waits = refs.every((r) => r.store instanceof RateLimiterMySQL) ? await mysqlWaits(refs) : await Promise.all(refs.map(storeWait));
+export async function exhaustedFor(store: Store, refs: readonly CounterRef[]): Promise<number> {
+  const waits = refs.every((r) => r.store instanceof RateLimiterMySQL) ? await mysqlWaits(store, refs) : await Promise.all(refs.map(storeWait));
   return Math.max(0, ...waits);
 }
 
@@ -93,11 +93,12 @@ async function storeWait({ store, key }: CounterRef): Promise<number> {
   return res && res.consumedPoints >= store.points ? waitSeconds(res.msBeforeNext) : 0;
 }
 
-async function mysqlWaits(refs: readonly CounterRef[]): Promise<number[]> {
+async function mysqlWaits(store: Store, refs: readonly CounterRef[]): Promise<number[]> {
   const byKey = new Map(refs.map((r) => [r.store.getKey(r.key), r.store]));
   const now = Date.now();
   const keys = [...byKey.keys()];
   const rows = await lookupAll<{ key: string; points: number; expire: number | null }>(
+    store,
     `SELECT \`key\`, points, expire FROM throttle_counters WHERE \`key\` IN (${keys.map(() => '?').join(', ')}) AND (expire > ? OR expire IS NULL)`,
     [...keys, now],
   );

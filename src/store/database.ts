@@ -1,17 +1,21 @@
-// The connections a process holds. SQLite: one writer (Sequelize's) and two readers. MySQL/MariaDB: Sequelize's pool and a read pool.
+// The connections a runtime holds. SQLite: one writer (Sequelize's) and two readers. MySQL/MariaDB: Sequelize's pool and a read pool.
 import { Sequelize, type Options } from 'sequelize';
 import { createPool, type Pool } from 'mysql2';
 import sqlite3 from 'sqlite3';
 import type { Config } from '../config';
-import { initModels } from '../models';
+import { defineModels, type Models } from '../models';
+import type { Highlighter } from '../highlight';
 import { Gate } from './gate';
 import { mysql2WithDeadline, withDeadline } from './mysql-deadline';
 
 type StoreConfig = Pick<Config, 'DATABASE_URL'> &
   Partial<Pick<Config, 'DATABASE_REPLICA_URLS' | 'DATABASE_POOL_MAX' | 'SQLITE_SYNCHRONOUS' | 'SQLITE_BUSY_TIMEOUT_MS' | 'DATABASE_TIMEOUT_MS'>>;
 
-interface Open {
+/** One database, open: what every read and write of the store is handed. */
+export interface Store {
   sequelize: Sequelize;
+  /** The models, bound to this database (each store has classes of its own). */
+  models: Models;
   /** SQLite: PRAGMAs of every connection to the file (each connection has its own). */
   pragmas: string[];
   /** SQLite file: the reader connections, opened on first use, those free to take a statement, and the line for them. */
@@ -33,8 +37,6 @@ interface Open {
  */
 const SQLITE_READERS = 2;
 
-let current: Open | undefined;
-
 /** Connection settings of one mysql:// URL, in the shape Sequelize's replication option takes. */
 export function server(url: string) {
   const u = new URL(url.replace(/^mariadb:/, 'mysql:'));
@@ -48,12 +50,12 @@ export function server(url: string) {
 }
 
 /**
- * Builds the Sequelize instance for DATABASE_URL and binds the models to it. On SQLite, Sequelize keeps one
- * connection for the process (it opens others only for transactions, which the store never starts): it is the
- * writer, so the process's writes run one after another on it and never contend with each other for the file.
+ * Builds the Sequelize instance for DATABASE_URL and binds models of its own to it (their hook renders `highlighted`
+ * with `highlighter`). Nothing connects yet. On SQLite, Sequelize keeps one connection for the store (it opens others
+ * only for transactions, which the store never starts): it is the writer, so the process's writes run one after
+ * another on it and never contend with each other for the file.
  */
-export function openDatabase(config: StoreConfig): Sequelize {
-  if (current) return current.sequelize;
+export function openStore(config: StoreConfig, highlighter: Highlighter): Store {
   const common: Options = {
     logging: false,
     define: { underscored: true, timestamps: false },
@@ -113,34 +115,28 @@ export function openDatabase(config: StoreConfig): Sequelize {
       ...(replicas.length ? { replication: { read: replicas.map(server), write: server(url) } } : {}),
     });
   }
-  initModels(sequelize);
-  current = { sequelize, pragmas, idleReaders: [], readerGate: new Gate(SQLITE_READERS), mysqlReaders, nextMysqlReader: 0, timeoutMs };
-  return sequelize;
+  const models = defineModels(sequelize, highlighter);
+  return { sequelize, models, pragmas, idleReaders: [], readerGate: new Gate(SQLITE_READERS), mysqlReaders, nextMysqlReader: 0, timeoutMs };
 }
 
-export function database(): Sequelize {
-  if (!current) throw new Error('openDatabase() has not been called');
-  return current.sequelize;
-}
-
-export function isSqlite(sequelize: Sequelize = database()): boolean {
-  return sequelize.getDialect() === 'sqlite';
+export function isSqlite(store: Pick<Store, 'sequelize'>): boolean {
+  return store.sequelize.getDialect() === 'sqlite';
 }
 
 /** The SQLite database file, or undefined for an in-memory database or MySQL/MariaDB. */
-export function sqliteFile(sequelize: Sequelize = database()): string | undefined {
-  if (!isSqlite(sequelize)) return undefined;
-  const storage = (sequelize as unknown as { options: { storage?: string } }).options.storage;
+export function sqliteFile(store: Pick<Store, 'sequelize'>): string | undefined {
+  if (!isSqlite(store)) return undefined;
+  const storage = (store.sequelize as unknown as { options: { storage?: string } }).options.storage;
   return storage && storage !== ':memory:' ? storage : undefined;
 }
 
 /** Applies the PRAGMAs to the writer connection; migrate() calls it first (every process migrates before it serves). */
-export async function configureWriter(): Promise<void> {
-  for (const pragma of current?.pragmas ?? []) await database().query(`PRAGMA ${pragma}`);
+export async function configureWriter(store: Store): Promise<void> {
+  for (const pragma of store.pragmas) await store.sequelize.query(`PRAGMA ${pragma}`);
 }
 
 /** Sequelize's own SQLite connection (the writer). */
-async function writerConnection(sequelize: Sequelize = database()): Promise<sqlite3.Database> {
+async function writerConnection(sequelize: Sequelize): Promise<sqlite3.Database> {
   return (await sequelize.connectionManager.getConnection({ type: 'write' })) as unknown as sqlite3.Database;
 }
 
@@ -165,11 +161,9 @@ function openReader(file: string, pragmas: string[]): Promise<sqlite3.Database> 
  * a write least of all, waits behind other clients' lists just to learn who sent it. In memory, the one database is
  * the writer's.
  */
-export async function withReader<T>(work: (db: sqlite3.Database) => Promise<T>, lookup = false): Promise<T> {
-  const open = current;
-  if (!open) throw new Error('openDatabase() has not been called');
-  const file = sqliteFile(open.sequelize);
-  if (!file) return work(await writerConnection());
+export async function withReader<T>(open: Store, work: (db: sqlite3.Database) => Promise<T>, lookup = false): Promise<T> {
+  const file = sqliteFile(open);
+  if (!file) return work(await writerConnection(open.sequelize));
   if (!open.readers) {
     open.readers = Promise.all(Array.from({ length: SQLITE_READERS }, () => openReader(file, open.pragmas)));
     open.idleReaders.push(...(await open.readers));
@@ -191,11 +185,9 @@ export function beforeClose(hook: (connection: sqlite3.Database) => Promise<void
   closeHooks.push(hook);
 }
 
-export async function closeDatabase(): Promise<void> {
-  const open = current;
-  current = undefined;
-  if (!open) return;
-  if (isSqlite(open.sequelize)) {
+/** Closes every connection the store opened; the store is not used again. */
+export async function closeStore(open: Store): Promise<void> {
+  if (isSqlite(open)) {
     const writer = await writerConnection(open.sequelize);
     const readers = open.readers ? await open.readers.catch(() => []) : [];
     for (const connection of [writer, ...readers]) for (const hook of closeHooks) await hook(connection);
@@ -206,9 +198,7 @@ export async function closeDatabase(): Promise<void> {
 }
 
 /** MySQL/MariaDB: the pool the next SELECT runs on. */
-export function mysqlReader(): Pool {
-  const open = current;
-  if (!open) throw new Error('openDatabase() has not been called');
+export function mysqlReader(open: Store): Pool {
   return open.mysqlReaders[open.nextMysqlReader++ % open.mysqlReaders.length]!;
 }
 
@@ -227,10 +217,4 @@ export async function deadline<T>(work: Promise<T>, ms: number): Promise<T> {
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** DATABASE_TIMEOUT_MS of the open database. */
-export function databaseTimeout(): number {
-  if (!current) throw new Error('openDatabase() has not been called');
-  return current.timeoutMs;
 }

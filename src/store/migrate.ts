@@ -3,7 +3,7 @@ import type { Sequelize } from 'sequelize';
 import type { Config } from '../config';
 import { SequelizeStorage, Umzug } from 'umzug';
 import { migrations } from '../migrations';
-import { configureWriter, database, sqliteFile } from './database';
+import { configureWriter, sqliteFile, type Store } from './database';
 import { withMigrationLock } from './migration-lock';
 import { withoutStatementDeadline } from './mysql-deadline';
 
@@ -21,20 +21,21 @@ function umzugFor(sequelize: Sequelize) {
  * the names applied; without, applies nothing and refuses to start on a schema that is behind (a release step was
  * to migrate it first). Either way the writer's PRAGMAs are set.
  */
-export async function schemaOnStart(config: Pick<Config, 'MIGRATE_ON_START'>, sequelize: Sequelize = database()): Promise<string[]> {
-  if (config.MIGRATE_ON_START) return migrate(sequelize);
-  await configureWriter();
-  const pending = (await withoutStatementDeadline(() => umzugFor(sequelize).pending())).map((m) => m.name);
+export async function schemaOnStart(config: Pick<Config, 'MIGRATE_ON_START'>, store: Store): Promise<string[]> {
+  if (config.MIGRATE_ON_START) return migrate(store);
+  await configureWriter(store);
+  const pending = (await withoutStatementDeadline(() => umzugFor(store.sequelize).pending())).map((m) => m.name);
   if (pending.length) throw new Error(`MIGRATE_ON_START=false and the database lacks ${pending.length} migration(s) (${pending.join(', ')}): run \`snippets migrate\` first`);
   return [];
 }
 
 /** Applies every pending migration; returns the names applied. */
-export async function migrate(sequelize: Sequelize = database()): Promise<string[]> {
-  await configureWriter();
+export async function migrate(store: Store): Promise<string[]> {
+  await configureWriter(store);
+  const { sequelize } = store;
   const umzug = umzugFor(sequelize);
   // Services started together (N machines, or tests) take turns; the second finds nothing left to apply.
   // DATABASE_TIMEOUT_MS bounds a request's statements, not a migration's (nor the wait for another's lock).
-  const applied = await withoutStatementDeadline(() => withMigrationLock(sequelize, sqliteFile(sequelize), () => umzug.up()));
+  const applied = await withoutStatementDeadline(() => withMigrationLock(sequelize, sqliteFile(store), () => umzug.up()));
   return applied.map((m) => m.name);
 }

@@ -2,7 +2,7 @@
 // the node's own state (a node that left the cluster still answers SELECT 1, but refuses the API's statements).
 import { createConnection, type Connection } from 'mysql2';
 import type { Config } from '../config';
-import { deadline, isSqlite, server } from './database';
+import { deadline, isSqlite, server, type Store } from './database';
 import { lookup } from './select';
 
 /** A read of a table the API reads: the table exists, the connection reads it. */
@@ -19,9 +19,9 @@ export interface Readiness {
   close(): void;
 }
 
-export function databaseReadiness(config: Pick<Config, 'DATABASE_URL' | 'DATABASE_TIMEOUT_MS'>): Readiness {
+export function databaseReadiness(config: Pick<Config, 'DATABASE_URL' | 'DATABASE_TIMEOUT_MS'>, store: Store): Readiness {
   const ms = config.DATABASE_TIMEOUT_MS;
-  if (isSqlite()) return { check: () => deadline(lookup(READ, []).then(() => undefined), ms), close: () => {} };
+  if (isSqlite(store)) return { check: () => deadline(lookup(store, READ, []).then(() => undefined), ms), close: () => {} };
 
   // MySQL/MariaDB: a connection of its own, outside both pools, so a full pool (a burst of writes, a stalled node)
   // never makes the probe wait for a slot; made again after any failure.

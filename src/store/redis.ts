@@ -1,7 +1,7 @@
-// The process's one Redis client (REDIS_URL), for sessions and throttle counters: made on first use, closed on shutdown.
+// A runtime's Redis connection (REDIS_URL), for sessions and throttle counters: made on first use, closed with the runtime.
 import type * as NodeRedis from 'redis';
 import type { Config } from '../config';
-import { createLogger } from '../log';
+import type { Logger } from '../log';
 
 export type Redis = ReturnType<typeof NodeRedis.createClient>;
 
@@ -12,15 +12,8 @@ let loaded: typeof NodeRedis | undefined;
  * without REDIS_URL should not pay.
  */
 function nodeRedis(): typeof NodeRedis {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load; import() would make redisClient async
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load; import() would make the RedisConnection constructor async
   return (loaded ??= require('redis') as typeof NodeRedis);
-}
-
-interface Current {
-  client: Redis;
-  connected: Promise<unknown>;
-  timeoutMs: number;
-  watchdog: NodeJS.Timeout;
 }
 
 /** The watchdog's state: a PING in flight; since when the client has not been ready. */
@@ -35,12 +28,10 @@ interface Watch {
  */
 const STALLED_CONNECT_DEADLINES = 5;
 
-let current: Current | undefined;
-
-type RedisConfig = Pick<Config, 'REDIS_URL' | 'LOG_LEVEL'> & Partial<Pick<Config, 'REDIS_TIMEOUT_MS'>>;
+type RedisConfig = Pick<Config, 'REDIS_URL'> & Partial<Pick<Config, 'REDIS_TIMEOUT_MS'>>;
 
 /**
- * The client for REDIS_URL (the first call's URL: one per process); it connects, and reconnects, in the background.
+ * The client for REDIS_URL; it connects, and reconnects, in the background.
  *
  * Every wait has a deadline (REDIS_TIMEOUT_MS). The connect has node-redis's connectTimeout. A command waits for its
  * turn to be written at most that long (commandOptions.timeout), and not at all while the client is not connected
@@ -50,41 +41,78 @@ type RedisConfig = Pick<Config, 'REDIS_URL' | 'LOG_LEVEL'> & Partial<Pick<Config
  * and a PING unanswered within the deadline drops the connection, which fails the commands waiting on it, and starts
  * a new one (ready again once the server answers; one stalled in its handshake is started again).
  */
-export function redisClient(config: RedisConfig): Redis {
-  if (current) return current.client;
-  if (!config.REDIS_URL) throw new Error('REDIS_URL is not set');
-  const log = createLogger(config.LOG_LEVEL);
-  const timeoutMs = config.REDIS_TIMEOUT_MS ?? 2000;
-  const client: Redis = nodeRedis().createClient({
-    url: config.REDIS_URL,
-    disableOfflineQueue: true,
-    commandOptions: { timeout: timeoutMs },
-    socket: { connectTimeout: timeoutMs },
-  });
-  // Without a listener an 'error' event would end the process; one line per outage, not one per retry.
-  let down = false;
-  client.on('error', (err: unknown) => {
-    if (!down) log.warn({ err }, 'redis is not answering; retrying');
-    down = true;
-  });
-  client.on('ready', () => {
-    if (down) log.info('redis: connected again');
-    down = false;
-  });
-  const connected = client.connect();
-  connected.catch(() => {}); // reported by the 'error' listener
-  const state: Watch = { probing: false };
-  const watchdog = setInterval(() => void watch(client, state, timeoutMs, log), Math.max(50, timeoutMs / 2)).unref();
-  current = { client, connected, timeoutMs, watchdog };
-  return client;
+export class RedisConnection {
+  readonly client: Redis;
+  private readonly connected: Promise<unknown>;
+  private readonly timeoutMs: number;
+  private readonly watchdog: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(config: RedisConfig, log: Logger) {
+    if (!config.REDIS_URL) throw new Error('REDIS_URL is not set');
+    const timeoutMs = (this.timeoutMs = config.REDIS_TIMEOUT_MS ?? 2000);
+    const client: Redis = (this.client = nodeRedis().createClient({
+      url: config.REDIS_URL,
+      disableOfflineQueue: true,
+      commandOptions: { timeout: timeoutMs },
+      socket: { connectTimeout: timeoutMs },
+    }));
+    // Without a listener an 'error' event would end the process; one line per outage, not one per retry.
+    let down = false;
+    client.on('error', (err: unknown) => {
+      if (!down) log.warn({ err }, 'redis is not answering; retrying');
+      down = true;
+    });
+    client.on('ready', () => {
+      if (down) log.info('redis: connected again');
+      down = false;
+    });
+    this.connected = client.connect();
+    this.connected.catch(() => {}); // reported by the 'error' listener
+    const state: Watch = { probing: false };
+    this.watchdog = setInterval(() => void watch(client, state, timeoutMs, log, () => this.closed), Math.max(50, timeoutMs / 2)).unref();
+  }
+
+  /** Resolves once the client is connected, or after REDIS_TIMEOUT_MS if it is not (callers then meet errors, not a wait). */
+  async ready(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.connected.catch(() => {}), new Promise((r) => (timer = setTimeout(r, this.timeoutMs)))]);
+    clearTimeout(timer);
+  }
+
+  /** For /readyz: resolves when Redis answers a PING within REDIS_TIMEOUT_MS; rejects otherwise. */
+  async ping(): Promise<void> {
+    if (!this.client.isReady) throw new Error('redis is not connected');
+    if (!(await answers(this.client, this.timeoutMs))) throw new Error('redis did not answer in time');
+  }
+
+  /** Waits for commands in flight when Redis answers, drops them when it does not. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.watchdog);
+    const { client } = this;
+    if (!client.isOpen) return;
+    if (!client.isReady) return client.destroy();
+    let timer: NodeJS.Timeout | undefined;
+    const closed = await Promise.race([client.close().then(() => true), new Promise<boolean>((r) => (timer = setTimeout(r, this.timeoutMs, false)))]);
+    clearTimeout(timer);
+    if (!closed) {
+      try {
+        client.destroy();
+      } catch {
+        // already closing: nothing more to drop
+      }
+    }
+  }
 }
 
 /**
  * One PING of a ready client; unanswered within the deadline, the connection is dropped and a new one started. A
  * client not ready for STALLED_CONNECT_DEADLINES deadlines is started afresh too.
  */
-async function watch(client: Redis, state: Watch, timeoutMs: number, log: ReturnType<typeof createLogger>): Promise<void> {
-  if (state.probing || current?.client !== client) return;
+async function watch(client: Redis, state: Watch, timeoutMs: number, log: Logger, closed: () => boolean): Promise<void> {
+  if (state.probing || closed()) return;
   if (!client.isReady) {
     state.notReadySince ??= Date.now();
     if (client.isOpen && Date.now() - state.notReadySince > STALLED_CONNECT_DEADLINES * timeoutMs) {
@@ -97,7 +125,7 @@ async function watch(client: Redis, state: Watch, timeoutMs: number, log: Return
   state.probing = true;
   try {
     if (await answers(client, timeoutMs)) return;
-    if (current?.client !== client) return; // closed meanwhile
+    if (closed()) return;
     log.warn({ timeoutMs }, 'redis did not answer a PING in time; reconnecting');
     reconnect(client);
   } finally {
@@ -127,14 +155,6 @@ async function answers(client: Redis, timeoutMs: number): Promise<boolean> {
   return replied ?? false;
 }
 
-/** For /readyz: resolves when Redis answers a PING within REDIS_TIMEOUT_MS; rejects otherwise. */
-export async function pingRedis(): Promise<void> {
-  const c = current;
-  if (!c) throw new Error('redisClient() has not been called');
-  if (!c.client.isReady) throw new Error('redis is not connected');
-  if (!(await answers(c.client, c.timeoutMs))) throw new Error('redis did not answer in time');
-}
-
 /** Whether an error is node-redis saying the server is out of reach or silent (not a command's own error reply). */
 export function isRedisOutage(err: unknown): boolean {
   const redis = loaded;
@@ -149,32 +169,4 @@ export function isRedisOutage(err: unknown): boolean {
     redis.SocketTimeoutError,
     redis.ReconnectStrategyError,
   ].some((type) => err instanceof type);
-}
-
-/** Resolves once the client is connected, or after REDIS_TIMEOUT_MS if it is not (callers then meet errors, not a wait). */
-export async function redisConnected(): Promise<void> {
-  const c = current;
-  if (!c) return;
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([c.connected.catch(() => {}), new Promise((r) => (timer = setTimeout(r, c.timeoutMs)))]);
-  clearTimeout(timer);
-}
-
-/** Waits for commands in flight when Redis answers, drops them when it does not; the next redisClient() starts afresh. */
-export async function closeRedis(): Promise<void> {
-  const c = current;
-  current = undefined;
-  if (c) clearInterval(c.watchdog);
-  if (!c?.client.isOpen) return;
-  if (!c.client.isReady) return c.client.destroy();
-  let timer: NodeJS.Timeout | undefined;
-  const closed = await Promise.race([c.client.close().then(() => true), new Promise<boolean>((r) => (timer = setTimeout(r, c.timeoutMs, false)))]);
-  clearTimeout(timer);
-  if (!closed) {
-    try {
-      c.client.destroy();
-    } catch {
-      // already closing: nothing more to drop
-    }
-  }
 }

@@ -1,27 +1,27 @@
 // SELECTs as prepared statements, on the reader connection (SQLite) or the pool (MySQL): the ORM re-plans every query.
 import type { Database, Statement } from 'sqlite3';
-import { beforeClose, databaseTimeout, deadline, isSqlite, mysqlReader, withReader } from './database';
+import { beforeClose, deadline, isSqlite, mysqlReader, withReader, type Store } from './database';
 
 const sqliteStatements = new WeakMap<Database, Map<string, Statement>>();
 
 /** Runs a SELECT with `?` placeholders as a prepared statement, kept for the life of the connection. */
-export function select<T extends object>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-  return run<T>(sql, params, false);
+export function select<T extends object>(store: Store, sql: string, params: readonly unknown[] = []): Promise<T[]> {
+  return run<T>(store, sql, params, false);
 }
 
 /** A SELECT of one row by key that a request needs before its real work (who sent it): it goes ahead of select()s in line. */
-export async function lookup<T extends object>(sql: string, params: readonly unknown[]): Promise<T | undefined> {
-  return (await run<T>(sql, params, true))[0];
+export async function lookup<T extends object>(store: Store, sql: string, params: readonly unknown[]): Promise<T | undefined> {
+  return (await run<T>(store, sql, params, true))[0];
 }
 
 /** Rows a request needs before its real work, as lookup() (ahead of select()s in line), all of them. */
-export function lookupAll<T extends object>(sql: string, params: readonly unknown[]): Promise<T[]> {
-  return run<T>(sql, params, true);
+export function lookupAll<T extends object>(store: Store, sql: string, params: readonly unknown[]): Promise<T[]> {
+  return run<T>(store, sql, params, true);
 }
 
-async function run<T extends object>(sql: string, params: readonly unknown[], urgent: boolean): Promise<T[]> {
-  if (isSqlite()) {
-    return withReader(async (db) => {
+async function run<T extends object>(store: Store, sql: string, params: readonly unknown[], urgent: boolean): Promise<T[]> {
+  if (isSqlite(store)) {
+    return withReader(store, async (db) => {
       let cache = sqliteStatements.get(db);
       if (!cache) sqliteStatements.set(db, (cache = new Map()));
       let stmt = cache.get(sql);
@@ -40,8 +40,8 @@ async function run<T extends object>(sql: string, params: readonly unknown[], ur
   // mysql2's execute() on a pooled connection (a replica's, with DATABASE_REPLICA_URLS): a server-side prepared
   // statement, cached per connection. The pool's connections have deadlines of their own (connect, statement); the
   // one here bounds the wait for a free connection too, which mysql2's pool would let last.
-  const rows = new Promise<T[]>((resolve, reject) => mysqlReader().execute(sql, params as never, (err, result) => (err ? reject(err) : resolve(result as T[]))));
-  return deadline(rows, databaseTimeout());
+  const rows = new Promise<T[]>((resolve, reject) => mysqlReader(store).execute(sql, params as never, (err, result) => (err ? reject(err) : resolve(result as T[]))));
+  return deadline(rows, store.timeoutMs);
 }
 
 // SQLite refuses to close a connection with statements still prepared on it.

@@ -1,5 +1,5 @@
 // Snippets as the API shows them, read straight from the tables: one query per list, owner names joined, `highlighted` never read.
-import { database, isSqlite } from './database';
+import { isSqlite, type Store } from './database';
 import { select } from './select';
 import type { Snippet } from '../schemas/snippet';
 import { columnName } from '../models/columns';
@@ -16,7 +16,7 @@ const SNIPPET_COLUMNS = SNIPPET_FIELDS.map(([name, field]) => `${sqlOf(name, fie
  * order, as SQLite's planner already does.
  */
 const SNIPPET_JOIN = { sqlite: 'JOIN', mysql: 'STRAIGHT_JOIN' };
-const SNIPPET_FROM = () => `FROM snippets s ${SNIPPET_JOIN[isSqlite() ? 'sqlite' : 'mysql']} users u ON u.id = s.owner_id`;
+const SNIPPET_FROM = (store: Store) => `FROM snippets s ${SNIPPET_JOIN[isSqlite(store) ? 'sqlite' : 'mysql']} users u ON u.id = s.owner_id`;
 
 type SnippetRow = RawRow<Snippet>;
 
@@ -27,13 +27,13 @@ export function toSnippet(row: SnippetRow): Snippet {
   return snippet as Snippet;
 }
 
-export async function snippetById(id: number): Promise<Snippet | undefined> {
-  const [row] = await select<SnippetRow>(`SELECT ${SNIPPET_COLUMNS} ${SNIPPET_FROM()} WHERE s.id = ?`, [id]);
+export async function snippetById(store: Store, id: number): Promise<Snippet | undefined> {
+  const [row] = await select<SnippetRow>(store, `SELECT ${SNIPPET_COLUMNS} ${SNIPPET_FROM(store)} WHERE s.id = ?`, [id]);
   return row && toSnippet(row);
 }
 
-export async function allSnippets(): Promise<Snippet[]> {
-  return (await select<SnippetRow>(`SELECT ${SNIPPET_COLUMNS} ${SNIPPET_FROM()} ORDER BY s.created, s.id`)).map(toSnippet);
+export async function allSnippets(store: Store): Promise<Snippet[]> {
+  return (await select<SnippetRow>(store, `SELECT ${SNIPPET_COLUMNS} ${SNIPPET_FROM(store)} ORDER BY s.created, s.id`)).map(toSnippet);
 }
 
 /** A position in the list: the (created, id) of the last snippet seen. */
@@ -49,12 +49,12 @@ export function encodeCursor(key: Key): string {
   return Buffer.from(JSON.stringify([created, key.id])).toString('base64url');
 }
 
-function decodeCursor(cursor: string): Key {
+function decodeCursor(store: Store, cursor: string): Key {
   try {
     const [created, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
     if (typeof created === 'string' && Number.isSafeInteger(id)) {
       // SQLite keeps the text it was given; MySQL compares DATETIME with a Date.
-      return { created: database().getDialect() === 'sqlite' ? created : new Date(created), id: id as number };
+      return { created: isSqlite(store) ? created : new Date(created), id: id as number };
     }
   } catch {
     // fall through
@@ -67,13 +67,14 @@ function decodeCursor(cursor: string): Key {
  * whether more follow: one query, which reads one row more. Keyset paging: a page never skips or repeats a snippet,
  * whatever is added meanwhile.
  */
-async function rowsAfter<T>(columns: string, after: Key | undefined, limit: number): Promise<{ rows: T[]; last?: Key; more: boolean }> {
+async function rowsAfter<T>(store: Store, columns: string, after: Key | undefined, limit: number): Promise<{ rows: T[]; last?: Key; more: boolean }> {
   const rows = after
     ? await select<T & Key>(
-        `SELECT ${columns}, s.created ${SNIPPET_FROM()} WHERE s.created > ? OR (s.created = ? AND s.id > ?) ORDER BY s.created, s.id LIMIT ?`,
+        store,
+        `SELECT ${columns}, s.created ${SNIPPET_FROM(store)} WHERE s.created > ? OR (s.created = ? AND s.id > ?) ORDER BY s.created, s.id LIMIT ?`,
         [after.created, after.created, after.id, limit + 1],
       )
-    : await select<T & Key>(`SELECT ${columns}, s.created ${SNIPPET_FROM()} ORDER BY s.created, s.id LIMIT ?`, [limit + 1]);
+    : await select<T & Key>(store, `SELECT ${columns}, s.created ${SNIPPET_FROM(store)} ORDER BY s.created, s.id LIMIT ?`, [limit + 1]);
   const more = rows.length > limit;
   if (more) rows.length = limit;
   const last = rows[rows.length - 1];
@@ -81,14 +82,14 @@ async function rowsAfter<T>(columns: string, after: Key | undefined, limit: numb
 }
 
 /** Up to `limit` snippets after a key, the key of the last one, and whether more follow. */
-async function snippetsAfter(after: Key | undefined, limit: number): Promise<{ items: Snippet[]; last?: Key; more: boolean }> {
-  const { rows, last, more } = await rowsAfter<SnippetRow>(SNIPPET_COLUMNS, after, limit);
+async function snippetsAfter(store: Store, after: Key | undefined, limit: number): Promise<{ items: Snippet[]; last?: Key; more: boolean }> {
+  const { rows, last, more } = await rowsAfter<SnippetRow>(store, SNIPPET_COLUMNS, after, limit);
   return { items: rows.map(toSnippet), last, more };
 }
 
 /** One page for `?limit=N&cursor=…`; `next` is absent on the last page. */
-export async function snippetPage(limit: number, cursor?: string): Promise<{ items: Snippet[]; next?: string }> {
-  const { items, last, more } = await snippetsAfter(cursor ? decodeCursor(cursor) : undefined, limit);
+export async function snippetPage(store: Store, limit: number, cursor?: string): Promise<{ items: Snippet[]; next?: string }> {
+  const { items, last, more } = await snippetsAfter(store, cursor ? decodeCursor(store, cursor) : undefined, limit);
   return { items, next: more && last ? encodeCursor(last) : undefined };
 }
 
@@ -98,9 +99,10 @@ export async function snippetPage(limit: number, cursor?: string): Promise<{ ite
  * nothing comes before the cursor (the page is the first already). The JSON API has no such link: its paging runs one
  * way, and the previous page is an ordinary forward page from this cursor.
  */
-export async function previousCursor(limit: number, cursor: string): Promise<{ cursor?: string } | undefined> {
-  const key = decodeCursor(cursor);
+export async function previousCursor(store: Store, limit: number, cursor: string): Promise<{ cursor?: string } | undefined> {
+  const key = decodeCursor(store, cursor);
   const rows = await select<Key>(
+    store,
     'SELECT s.id, s.created FROM snippets s WHERE s.created < ? OR (s.created = ? AND s.id <= ?) ORDER BY s.created DESC, s.id DESC LIMIT ?',
     [key.created, key.created, key.id, limit + 1],
   );
@@ -110,7 +112,7 @@ export async function previousCursor(limit: number, cursor: string): Promise<{ c
 }
 
 /** The id of the snippet's owner, or undefined when there is no such snippet. */
-export async function snippetOwnerId(id: number): Promise<number | undefined> {
-  const [row] = await select<{ owner_id: number }>('SELECT owner_id FROM snippets WHERE id = ?', [id]);
+export async function snippetOwnerId(store: Store, id: number): Promise<number | undefined> {
+  const [row] = await select<{ owner_id: number }>(store, 'SELECT owner_id FROM snippets WHERE id = ?', [id]);
   return row?.owner_id;
 }

@@ -1,19 +1,19 @@
 // API token rows: one per user, the key kept for showing again and its digest for lookups.
 import { QueryTypes } from 'sequelize';
-import { database } from './database';
+import type { Store } from './database';
 import { isDuplicate } from './errors';
 import { lookup, select } from './select';
 import type { AuthUser } from './users';
 
-export async function tokenKeyOf(userId: number): Promise<string | undefined> {
-  const [row] = await select<{ key: string }>('SELECT `key` FROM tokens WHERE user_id = ?', [userId]);
+export async function tokenKeyOf(store: Store, userId: number): Promise<string | undefined> {
+  const [row] = await select<{ key: string }>(store, 'SELECT `key` FROM tokens WHERE user_id = ?', [userId]);
   return row?.key;
 }
 
 /** Stores the user's key; false when the user has one already (another request made it first). */
-export async function insertToken(userId: number, key: string, digest: string): Promise<boolean> {
+export async function insertToken(store: Store, userId: number, key: string, digest: string): Promise<boolean> {
   try {
-    await database().getQueryInterface().bulkInsert('tokens', [{ user_id: userId, key, key_digest: digest, created: new Date() }]);
+    await store.sequelize.getQueryInterface().bulkInsert('tokens', [{ user_id: userId, key, key_digest: digest, created: new Date() }]);
     return true;
   } catch (err) {
     if (isDuplicate(err)) return false;
@@ -21,12 +21,12 @@ export async function insertToken(userId: number, key: string, digest: string): 
   }
 }
 
-export async function userByTokenDigest(digest: string): Promise<AuthUser | undefined> {
-  return lookup<AuthUser>('SELECT u.id, u.username FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.key_digest = ? AND u.is_active = 1', [digest]);
+export async function userByTokenDigest(store: Store, digest: string): Promise<AuthUser | undefined> {
+  return lookup<AuthUser>(store, 'SELECT u.id, u.username FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.key_digest = ? AND u.is_active = 1', [digest]);
 }
 
 /** Deletes the user's key; false when they had none. */
-export async function deleteToken(userId: number): Promise<boolean> {
-  const deleted = await database().query('DELETE FROM tokens WHERE user_id = ?', { replacements: [userId], type: QueryTypes.BULKDELETE });
+export async function deleteToken(store: Store, userId: number): Promise<boolean> {
+  const deleted = await store.sequelize.query('DELETE FROM tokens WHERE user_id = ?', { replacements: [userId], type: QueryTypes.BULKDELETE });
   return Boolean(deleted);
 }

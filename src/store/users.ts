@@ -1,6 +1,6 @@
 // Users: the public records (with the ids of their snippets), the account behind a password check, and account writes.
-import { User as UserModel } from '../models';
 import type { User } from '../schemas/user';
+import type { Store } from './database';
 import { lookup, select } from './select';
 
 /** Who a request acts as. */
@@ -15,28 +15,28 @@ export interface Account extends AuthUser {
 }
 
 /** An active user's account: a deactivated user has no password that works (`snippets deactivateuser`). */
-export async function accountByUsername(username: string): Promise<Account | undefined> {
-  return lookup<Account>('SELECT id, username, password FROM users WHERE username = ? AND is_active = 1', [username]);
+export async function accountByUsername(store: Store, username: string): Promise<Account | undefined> {
+  return lookup<Account>(store, 'SELECT id, username, password FROM users WHERE username = ? AND is_active = 1', [username]);
 }
 
 /** The active user a session names. */
-export async function authUserById(id: number): Promise<AuthUser | undefined> {
-  return lookup<AuthUser>('SELECT id, username FROM users WHERE id = ? AND is_active = 1', [id]);
+export async function authUserById(store: Store, id: number): Promise<AuthUser | undefined> {
+  return lookup<AuthUser>(store, 'SELECT id, username FROM users WHERE id = ? AND is_active = 1', [id]);
 }
 
-export async function authUserByUsername(username: string): Promise<AuthUser | undefined> {
-  const [row] = await select<AuthUser>('SELECT id, username FROM users WHERE username = ?', [username]);
+export async function authUserByUsername(store: Store, username: string): Promise<AuthUser | undefined> {
+  const [row] = await select<AuthUser>(store, 'SELECT id, username FROM users WHERE username = ?', [username]);
   return row;
 }
 
-export async function insertUser(fields: { username: string; password: string; email: string }): Promise<AuthUser> {
-  const user = await UserModel.create({ username: fields.username, password: fields.password, email: fields.email });
+export async function insertUser(store: Store, fields: { username: string; password: string; email: string }): Promise<AuthUser> {
+  const user = await store.models.User.create({ username: fields.username, password: fields.password, email: fields.email });
   return { id: user.id, username: user.username };
 }
 
 /** Returns false when the user does not exist. */
-export async function updateActive(username: string, active: boolean): Promise<boolean> {
-  const [count] = await UserModel.update({ is_active: active }, { where: { username } });
+export async function updateActive(store: Store, username: string, active: boolean): Promise<boolean> {
+  const [count] = await store.models.User.update({ is_active: active }, { where: { username } });
   return count > 0;
 }
 
@@ -45,25 +45,25 @@ export async function updateActive(username: string, active: boolean): Promise<b
  * tokens with it. A session of theirs names an id no user has any more (ids are not reused): it is anonymous.
  * Returns how many snippets went, or undefined when the user does not exist.
  */
-export async function deleteUserCascading(username: string): Promise<number | undefined> {
-  const user = await UserModel.findOne({ where: { username }, attributes: ['id'] });
+export async function deleteUserCascading(store: Store, username: string): Promise<number | undefined> {
+  const user = await store.models.User.findOne({ where: { username }, attributes: ['id'] });
   if (!user) return undefined;
-  const [owned] = await select<{ n: number }>('SELECT COUNT(*) AS n FROM snippets WHERE owner_id = ?', [user.id]);
-  await UserModel.destroy({ where: { id: user.id } });
+  const [owned] = await select<{ n: number }>(store, 'SELECT COUNT(*) AS n FROM snippets WHERE owner_id = ?', [user.id]);
+  await store.models.User.destroy({ where: { id: user.id } });
   return Number(owned?.n ?? 0);
 }
 
 /** Returns false when the user does not exist. */
-export async function updatePasswordHash(username: string, password: string): Promise<boolean> {
-  const [count] = await UserModel.update({ password }, { where: { username } });
+export async function updatePasswordHash(store: Store, username: string, password: string): Promise<boolean> {
+  const [count] = await store.models.User.update({ password }, { where: { username } });
   return count > 0;
 }
 
 /** Users with the ids of their snippets: two queries whatever the number of users. */
-export async function allUsers(): Promise<User[]> {
+export async function allUsers(store: Store): Promise<User[]> {
   const [users, owned] = await Promise.all([
-    select<{ id: number; username: string }>('SELECT id, username FROM users ORDER BY id'),
-    select<{ id: number; owner_id: number }>('SELECT id, owner_id FROM snippets ORDER BY created, id'),
+    select<{ id: number; username: string }>(store, 'SELECT id, username FROM users ORDER BY id'),
+    select<{ id: number; owner_id: number }>(store, 'SELECT id, owner_id FROM snippets ORDER BY created, id'),
   ]);
   const byOwner = new Map<number, number[]>();
   for (const s of owned) {
@@ -74,17 +74,17 @@ export async function allUsers(): Promise<User[]> {
   return users.map((u) => ({ id: u.id, username: u.username, snippets: byOwner.get(u.id) ?? [] }));
 }
 
-export async function userById(id: number): Promise<User | undefined> {
-  const [user] = await select<{ id: number; username: string }>('SELECT id, username FROM users WHERE id = ?', [id]);
+export async function userById(store: Store, id: number): Promise<User | undefined> {
+  const [user] = await select<{ id: number; username: string }>(store, 'SELECT id, username FROM users WHERE id = ?', [id]);
   if (!user) return undefined;
-  const owned = await select<{ id: number }>('SELECT id FROM snippets WHERE owner_id = ? ORDER BY created, id', [id]);
+  const owned = await select<{ id: number }>(store, 'SELECT id FROM snippets WHERE owner_id = ? ORDER BY created, id', [id]);
   return { id: user.id, username: user.username, snippets: owned.map((s) => s.id) };
 }
 
 /** username -> id, so the pages can link an owner to its user record. */
-export async function userIdsByUsername(usernames: string[]): Promise<Map<string, number>> {
+export async function userIdsByUsername(store: Store, usernames: string[]): Promise<Map<string, number>> {
   const unique = [...new Set(usernames)];
   if (!unique.length) return new Map();
-  const rows = await select<AuthUser>(`SELECT id, username FROM users WHERE username IN (${unique.map(() => '?').join(', ')})`, unique);
+  const rows = await select<AuthUser>(store, `SELECT id, username FROM users WHERE username IN (${unique.map(() => '?').join(', ')})`, unique);
   return new Map(rows.map((u) => [u.username, u.id]));
 }

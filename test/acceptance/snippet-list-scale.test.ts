@@ -2,9 +2,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { Snippet } from '../../src/models';
 import { makeUser, resetDatabase } from '../support/db';
 import { api, app, basic } from '../support/http';
+import { testStore } from '../support/runtime';
 
 function linkNext(header: string | undefined): string | undefined {
   const m = /<([^>]+)>;\s*rel="next"/.exec(header ?? '');
@@ -21,7 +21,7 @@ describe('GET /snippets/ at scale', () => {
   describe('with ?limit=N', () => {
     it('answers pages of the same array shape, linked by rel="next", visiting every snippet exactly once while others are added', async () => {
       const base = Date.now() - 3600_000; // all before the snippets the test adds
-      await Snippet.bulkCreate(Array.from({ length: 25 }, (_, i) => ({ code: `s${i}`, ownerId, created: new Date(base + i) })));
+      await testStore().models.Snippet.bulkCreate(Array.from({ length: 25 }, (_, i) => ({ code: `s${i}`, ownerId, created: new Date(base + i) })));
       const seen: string[] = [];
       let next: string | undefined = '/snippets/?limit=4';
       let added = 0;
@@ -40,14 +40,14 @@ describe('GET /snippets/ at scale', () => {
     });
 
     it('answers no Link on the last page', async () => {
-      await Snippet.bulkCreate([{ code: 'a', ownerId }]);
+      await testStore().models.Snippet.bulkCreate([{ code: 'a', ownerId }]);
       const res = await api().get('/snippets/?limit=10').expect(200);
       expect(res.body).to.have.length(1);
       expect(res.headers).not.to.have.property('link');
     });
 
     it('answers no Link on a last page that is exactly full', async () => {
-      await Snippet.bulkCreate(Array.from({ length: 4 }, (_, i) => ({ code: `s${i}`, ownerId })));
+      await testStore().models.Snippet.bulkCreate(Array.from({ length: 4 }, (_, i) => ({ code: `s${i}`, ownerId })));
       const first = await api().get('/snippets/?limit=2').expect(200);
       const last = await api().get(linkNext(first.headers.link)!).expect(200);
       expect(last.body.map((s: { code: string }) => s.code)).to.deep.equal(['s2', 's3']);
@@ -69,7 +69,7 @@ describe('GET /snippets/ at scale', () => {
 
   describe('without paging', () => {
     it('answers a list of one batch in one piece, with Content-Length', async () => {
-      await Snippet.bulkCreate(Array.from({ length: 3 }, (_, i) => ({ code: `s${i}`, ownerId })));
+      await testStore().models.Snippet.bulkCreate(Array.from({ length: 3 }, (_, i) => ({ code: `s${i}`, ownerId })));
       const res = await api().get('/snippets/').expect(200);
       expect(res.headers['content-length']).to.equal(String(Buffer.byteLength(res.text)));
       expect(res.body.map((s: { code: string }) => s.code)).to.deep.equal(['s0', 's1', 's2']);
@@ -83,7 +83,7 @@ describe('GET /snippets/ at scale', () => {
       const base = Date.now() - 3600_000; // all before the snippets the test adds
       // In chunks: one 30 MB INSERT would exceed MariaDB's max_allowed_packet.
       for (let chunk = 0; chunk < 1500; chunk += 250) {
-        await Snippet.bulkCreate(Array.from({ length: 250 }, (_, i) => ({ code, title: `t${chunk + i}`, ownerId, created: new Date(base + chunk + i) })));
+        await testStore().models.Snippet.bulkCreate(Array.from({ length: 250 }, (_, i) => ({ code, title: `t${chunk + i}`, ownerId, created: new Date(base + chunk + i) })));
       }
       const total = 1500 * 20000;
       // Thousands of back-pressure waits must not pile up listeners on the response.

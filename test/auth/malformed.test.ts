@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { createClient } from '../../src/auth/oauth2';
 import { makeUser, resetDatabase } from '../support/db';
 import { api } from '../support/http';
+import { testStore } from '../support/runtime';
 
 const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
 
@@ -58,7 +59,7 @@ describe('malformed credentials', () => {
   for (const [store, overrides] of [['the configured counter store', {}], ['the database counter store', { REDIS_URL: '' }]] as const) {
     it(`300-character and non-BMP usernames in Basic, at the token endpoint and in the OAuth 2.0 password grant answer 4xx, never 500 (${store})`, async () => {
       const config = { ...overrides, THROTTLE_LOGIN: '10/minute', THROTTLE_ANON: '1000/second', THROTTLE_USER: '1000/second' };
-      await createClient('malformed', 'malformed-client', 'malformed-secret');
+      await createClient(testStore(), 'malformed', 'malformed-client', 'malformed-secret');
       for (const username of ['u'.repeat(300), '\u{1F600}', `${'\u{1F600}'.repeat(200)}x`, 'Ä'.repeat(255)]) {
         const basic = await api(config).get('/snippets/').set('Authorization', `Basic ${b64(`${username}:x`)}`);
         expect(basic.status, username).to.equal(401);

@@ -12,6 +12,7 @@ import { select } from '../../src/store/select';
 import { makeUser, resetDatabase } from '../support/db';
 import { api, app, basic } from '../support/http';
 import { serviceEnv, startService, stopService } from '../support/process';
+import { testStore } from '../support/runtime';
 
 const ROOT = path.resolve(__dirname, '../..');
 const CHALLENGE = 'OAuth realm="api"';
@@ -37,7 +38,7 @@ function listen(overrides: Record<string, string>): Promise<{ server: Server; ba
 }
 
 async function snippetCount(): Promise<number> {
-  const [row] = await select<{ n: number }>('SELECT COUNT(*) AS n FROM snippets');
+  const [row] = await select<{ n: number }>(testStore(), 'SELECT COUNT(*) AS n FROM snippets');
   return Number(row!.n);
 }
 
@@ -57,10 +58,10 @@ describe('OAuth 1.0a authentication', () => {
     await resetDatabase();
     const aliceUser = await makeUser('alice');
     const bobUser = await makeUser('bob');
-    const consumer = await createConsumer('test client');
-    const other = await createConsumer('other client');
-    alice = { consumer: { key: consumer.key, secret: consumer.secret }, token: (await createToken(aliceUser, consumer.key))! };
-    bob = { consumer: { key: other.key, secret: other.secret }, token: (await createToken(bobUser, other.key))! };
+    const consumer = await createConsumer(testStore(), 'test client');
+    const other = await createConsumer(testStore(), 'other client');
+    alice = { consumer: { key: consumer.key, secret: consumer.secret }, token: (await createToken(testStore(), aliceUser, consumer.key))! };
+    bob = { consumer: { key: other.key, secret: other.secret }, token: (await createToken(testStore(), bobUser, other.key))! };
   });
 
   const oauth1 = () => supertest(first.server);
@@ -253,11 +254,11 @@ describe('OAuth 1.0a authentication', () => {
   describe('the nonce log', () => {
     it('keeps nonces inside the timestamp window and prunes older ones', async () => {
       const now = Math.floor(Date.now() / 1000);
-      expect(await useNonce('k', 't', now - 1000, 'old')).to.equal(true);
-      expect(await useNonce('k', 't', now, 'new')).to.equal(true);
-      expect(await useNonce('k', 't', now, 'new')).to.equal(false);
-      await pruneNonces(Date.now(), true);
-      expect((await select<{ nonce: string }>('SELECT nonce FROM oauth1_nonces')).map((r) => r.nonce)).to.deep.equal(['new']);
+      expect(await useNonce(testStore(), 'k', 't', now - 1000, 'old')).to.equal(true);
+      expect(await useNonce(testStore(), 'k', 't', now, 'new')).to.equal(true);
+      expect(await useNonce(testStore(), 'k', 't', now, 'new')).to.equal(false);
+      await pruneNonces(testStore(), Date.now(), true);
+      expect((await select<{ nonce: string }>(testStore(), 'SELECT nonce FROM oauth1_nonces')).map((r) => r.nonce)).to.deep.equal(['new']);
     });
   });
 });

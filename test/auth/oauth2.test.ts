@@ -4,6 +4,7 @@ import { createClient } from '../../src/auth/oauth2';
 import { select } from '../../src/store/select';
 import { makeUser, resetDatabase } from '../support/db';
 import { api, apiAt } from '../support/http';
+import { testStore } from '../support/runtime';
 
 const CLIENT = { client_id: 'test-client', client_secret: 'test-client-secret' };
 const basicClient = (id = CLIENT.client_id, secret = CLIENT.client_secret) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
@@ -16,7 +17,7 @@ describe('OAuth 2.0', () => {
   beforeEach(async () => {
     await resetDatabase();
     await makeUser('alice');
-    await createClient('test', CLIENT.client_id, CLIENT.client_secret);
+    await createClient(testStore(), 'test', CLIENT.client_id, CLIENT.client_secret);
   });
 
   describe('POST /oauth2/access_token/ with grant_type=password', () => {
@@ -41,7 +42,7 @@ describe('OAuth 2.0', () => {
 
     it('stores the tokens only as SHA-256 digests', async () => {
       const { access_token: access, refresh_token: refresh } = (await passwordGrant().expect(200)).body;
-      const rows = await select<Record<string, unknown>>('SELECT * FROM oauth_tokens', []);
+      const rows = await select<Record<string, unknown>>(testStore(), 'SELECT * FROM oauth_tokens', []);
       expect(rows).to.have.length(1);
       const stored = JSON.stringify(rows);
       expect(stored).not.to.include(access);
@@ -151,7 +152,7 @@ describe('OAuth 2.0', () => {
     });
 
     it('refuses another client\'s refresh token with invalid_grant', async () => {
-      await createClient('other', 'other-client', 'other-client-secret');
+      await createClient(testStore(), 'other', 'other-client', 'other-client-secret');
       const old = (await passwordGrant().expect(200)).body;
       const res = await api().post('/oauth2/access_token/').type('form').send({ grant_type: 'refresh_token', refresh_token: old.refresh_token, client_id: 'other-client', client_secret: 'other-client-secret' }).expect(400);
       expect(res.body.error).to.equal('invalid_grant');

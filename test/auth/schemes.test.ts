@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { setPassword } from '../../src/auth/users';
 import { makeUser, resetDatabase } from '../support/db';
 import { api, basic } from '../support/http';
+import { testStore } from '../support/runtime';
 
 /** AUTH_SCHEMES order → the challenge an unauthenticated refusal carries (none: 403). */
 const ORDERS: [string, string | undefined][] = [
@@ -64,7 +65,7 @@ describe('AUTH_SCHEMES orders', () => {
   it('Basic with a pair accepted moments ago: a password change refuses the old one at once and accepts the new', async () => {
     await api().get('/users/').set('Authorization', basic('alice')).expect(200);
     await api().get('/users/').set('Authorization', basic('alice')).expect(200);
-    await setPassword('alice', 'newpass', 1000);
+    await setPassword(testStore(), 'alice', 'newpass', 1000);
     const res = await api().get('/users/').set('Authorization', basic('alice')).expect(401);
     expect(res.body).to.deep.equal({ detail: 'Invalid username/password.' });
     await api().post('/snippets/').set('Authorization', basic('alice', 'newpass')).send({ code: 'x' }).expect(201);

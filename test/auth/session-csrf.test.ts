@@ -5,6 +5,7 @@ import supertest from 'supertest';
 import { select } from '../../src/store/select';
 import { makeUser, resetDatabase, testRedis } from '../support/db';
 import { app } from '../support/http';
+import { testStore } from '../support/runtime';
 
 const INCORRECT = 'CSRF Failed: CSRF token missing or incorrect.';
 const NO_COOKIE = 'CSRF Failed: CSRF cookie not set.';
@@ -49,7 +50,7 @@ async function login(jar = new Jar(), username = 'alice', password = 'alicepass'
 /** Login sessions stored, in whichever store is configured (the database, or Redis with REDIS_URL). */
 async function sessionCount(): Promise<number> {
   if (process.env.REDIS_URL) return (await (await testRedis()).keys('sess:*')).length;
-  return Number((await select<{ n: number }>('SELECT COUNT(*) AS n FROM sessions'))[0]!.n);
+  return Number((await select<{ n: number }>(testStore(), 'SELECT COUNT(*) AS n FROM sessions'))[0]!.n);
 }
 
 /** Runs `task` `total` times, `width` at a time. */

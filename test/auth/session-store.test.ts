@@ -5,21 +5,22 @@ import { DatabaseSessionStore, TOUCH_EVERY_MS } from '../../server/auth/session-
 import { saveSession } from '../../src/store/sessions';
 import { select } from '../../src/store/select';
 import { resetDatabase } from '../support/db';
+import { testStore } from '../support/runtime';
 
 describe('DatabaseSessionStore', () => {
   beforeEach(resetDatabase);
 
   it('deletes expired sessions every prune interval, keeping live ones', async () => {
-    await saveSession('expired', { data: '{}', expires: new Date(Date.now() - 1000) });
-    await saveSession('live', { data: '{}', expires: new Date(Date.now() + 60_000) });
-    const store = new DatabaseSessionStore(20);
+    await saveSession(testStore(), 'expired', { data: '{}', expires: new Date(Date.now() - 1000) });
+    await saveSession(testStore(), 'live', { data: '{}', expires: new Date(Date.now() + 60_000) });
+    const store = new DatabaseSessionStore(testStore(), 20);
     try {
       // Polled with a generous bound: this checks that pruning happens, not how fast.
       const deadline = Date.now() + 120_000;
       let rows: string[] = [];
       do {
         await new Promise((r) => setTimeout(r, 25));
-        rows = (await select<{ sid: string }>('SELECT sid FROM sessions ORDER BY sid')).map((r) => r.sid);
+        rows = (await select<{ sid: string }>(testStore(), 'SELECT sid FROM sessions ORDER BY sid')).map((r) => r.sid);
       } while (rows.length > 1 && Date.now() < deadline);
       expect(rows).to.deep.equal(['live']);
     } finally {
@@ -28,9 +29,9 @@ describe('DatabaseSessionStore', () => {
   });
 
   it('touch() writes a new expiry only once it has moved an hour or more from the stored one', async () => {
-    const store = new DatabaseSessionStore();
+    const store = new DatabaseSessionStore(testStore());
     const at = (ms: number) => ({ cookie: { expires: new Date(ms), originalMaxAge: 60_000 } }) as unknown as SessionData;
-    const stored = async () => new Date((await select<{ expires: string | Date }>("SELECT expires FROM sessions WHERE sid = 's'"))[0]!.expires).getTime();
+    const stored = async () => new Date((await select<{ expires: string | Date }>(testStore(), "SELECT expires FROM sessions WHERE sid = 's'"))[0]!.expires).getTime();
     const call = (fn: (cb: (err?: unknown) => void) => void) => new Promise<void>((resolve, reject) => fn((err) => (err ? reject(err) : resolve())));
     try {
       const t0 = Math.floor(Date.now() / 1000) * 1000 + 3_600_000;

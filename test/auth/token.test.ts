@@ -4,6 +4,7 @@ import { tokenFor } from '../../src/auth/tokens';
 import type { AuthUser } from '../../src/auth/users';
 import { makeUser, resetDatabase } from '../support/db';
 import { api } from '../support/http';
+import { testStore } from '../support/runtime';
 
 const BAD_CREDENTIALS = { non_field_errors: ['Unable to log in with provided credentials.'] };
 
@@ -28,8 +29,8 @@ describe('token authentication', () => {
       const res = await api().post('/api-token-auth/').type('form').set('Accept', 'text/html').send({ username: 'alice', password: 'alicepass' }).expect(200);
       expect(res.headers['content-type']).to.match(/^application\/json/);
       // The key of the user who sent the credentials, and no other user's.
-      expect(res.body.token).to.equal(await tokenFor(alice));
-      expect(res.body.token).not.to.equal(await tokenFor(await makeUser('carol')));
+      expect(res.body.token).to.equal(await tokenFor(testStore(), alice));
+      expect(res.body.token).not.to.equal(await tokenFor(testStore(), await makeUser('carol')));
     });
 
     it('with a wrong password or an unknown user answers 400 non_field_errors', async () => {

@@ -9,9 +9,9 @@ import { routesOf } from '../../server/rest/routes';
 import { appRouter } from '../../src/routers';
 import { createClient } from '../../src/auth/oauth2';
 import { makeUser, resetDatabase } from '../support/db';
-import { testConfig } from '../support/config';
 import { api, basic } from '../support/http';
 import { fetchDocument } from './support';
+import { testRuntime, testStore } from '../support/runtime';
 
 const METHODS = ['get', 'post', 'put', 'delete', 'patch'] as const;
 
@@ -30,7 +30,7 @@ interface Layer {
 
 /** `METHOD path` of every route of the Express app: its route layers, the routers' routes, and the facade's table. */
 function servedOperations(): string[] {
-  const app = createApp(testConfig()) as unknown as { router: { stack: Layer[] } };
+  const app = createApp(testRuntime()) as unknown as { router: { stack: Layer[] } };
   const served: string[] = [];
   const add = (path: string, methods: string[]) => {
     const documented = path.replace(/:(\w+)/g, (_, name: string) => `{${name === 'pk' ? 'id' : name}}`);
@@ -182,7 +182,7 @@ describe('the OpenAPI document and the routes the app serves', () => {
     });
 
     it('POST /oauth2/access_token/ answers the documented OAuth2Token, 400 and 401', async () => {
-      const client = await createClient('docs-client', 'docs-id', 'docs-secret');
+      const client = await createClient(testStore(), 'docs-client', 'docs-id', 'docs-secret');
       const grant = { grant_type: 'password', username: 'alice', password: 'alicepass', client_id: client.clientId, client_secret: 'docs-secret' };
       for (const path of ['/oauth2/access_token/', '/oauth2/access_token']) {
         const ok = await api().post(path).type('form').send(grant).expect(200);

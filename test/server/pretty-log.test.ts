@@ -5,7 +5,7 @@ import pretty from 'pino-pretty';
 import supertest from 'supertest';
 import { createApp } from '../../server/app';
 import { createLogger, PRETTY_OPTIONS } from '../../src/log';
-import { testConfig } from '../support/config';
+import { runtimeWith } from '../support/runtime';
 import { makeUser, resetDatabase } from '../support/db';
 import { basic } from '../support/http';
 
@@ -19,7 +19,7 @@ describe('pretty log output', () => {
     let text = '';
     const destination = new Writable({ write: (chunk: Buffer, _encoding, done) => ((text += chunk.toString()), done()) });
     const stream = pretty({ ...PRETTY_OPTIONS, colorize: false, destination });
-    const app = createApp(testConfig(), createLogger('info', stream));
+    const app = createApp({ ...runtimeWith(), log: createLogger('info', stream) });
     const res = await supertest(app).get('/snippets/').set('Authorization', basic('alice')).expect(200);
     // pino-pretty hands lines on through a stream: wait for the line of this request to come out.
     const id = res.headers['x-request-id'] as string;

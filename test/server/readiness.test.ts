@@ -1,10 +1,11 @@
 // GET /readyz: the database's readiness is read on a connection of its own, never behind the pools' traffic.
 import { expect } from 'chai';
 import type { PoolConnection } from 'mysql2';
-import { database, isSqlite, mysqlReader } from '../../src/store/database';
+import { isSqlite, mysqlReader } from '../../src/store/database';
 import { resetDatabase } from '../support/db';
 import { api } from '../support/http';
 import { testConfig } from '../support/config';
+import { testStore } from '../support/runtime';
 
 describe('GET /readyz', () => {
   beforeEach(resetDatabase);
@@ -16,14 +17,14 @@ describe('GET /readyz', () => {
 
   describe('on MySQL/MariaDB with every pooled connection taken', function () {
     before(function () {
-      if (isSqlite()) this.skip(); // SQLite's probe is a lookup, which goes ahead of the readers' line
+      if (isSqlite(testStore())) this.skip(); // SQLite's probe is a lookup, which goes ahead of the readers' line
     });
 
     it('still answers 200: its connection is its own, not a slot it would wait for', async () => {
       const size = testConfig().DATABASE_POOL_MAX;
-      const manager = database().connectionManager;
+      const manager = testStore().sequelize.connectionManager;
       const writers = await Promise.all(Array.from({ length: size }, () => manager.getConnection({ type: 'write' })));
-      const pool = mysqlReader();
+      const pool = mysqlReader(testStore());
       const readers = await Promise.all(
         Array.from({ length: size }, () => new Promise<PoolConnection>((resolve, reject) => pool.getConnection((err, c) => (err ? reject(err) : resolve(c))))),
       );

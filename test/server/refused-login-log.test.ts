@@ -7,6 +7,7 @@ import { makeUser, resetDatabase } from '../support/db';
 import { api, app, basic } from '../support/http';
 import { suiteLogRecords } from '../support/log';
 import { csrfFrom } from '../support/pages';
+import { testStore } from '../support/runtime';
 
 const CONFIG = { THROTTLE_LOGIN: '4/minute' };
 /** What README "Logs" tells an operator to compute: `printf %s alice | sha256sum | cut -c1-16`. */
@@ -19,7 +20,7 @@ describe('refused password attempts in the log', () => {
   beforeEach(async () => {
     await resetDatabase();
     await makeUser('alice');
-    await createClient('app', 'log-client', 'log-client-secret');
+    await createClient(testStore(), 'app', 'log-client', 'log-client-secret');
   });
 
   it('a wrong password by Basic, the login page, /api-token-auth/ and the password grant, then a throttled one: warn, digest, no username', async () => {

@@ -1,20 +1,20 @@
 // Test data: an empty database before each test, and users made with a cheap hash iteration count.
-import { database } from '../../src/store/database';
 import { createUser, type AuthUser } from '../../src/auth/users';
-import { redisClient, redisConnected, type Redis } from '../../src/store/redis';
-import { testConfig } from './config';
+import type { Redis } from '../../src/store/redis';
+import { testRuntime } from './runtime';
 
-/** The tests' Redis client (REDIS_URL), connected: while it is not, a command fails at once (src/store/redis.ts). */
+/** The suite runtime's Redis client (REDIS_URL), connected: while it is not, a command fails at once (src/store/redis.ts). */
 export async function testRedis(): Promise<Redis> {
-  const client = redisClient(testConfig());
-  await redisConnected();
-  return client;
+  const redis = testRuntime().redis();
+  if (!redis) throw new Error('REDIS_URL is not set');
+  await redis.ready();
+  return redis.client;
 }
 
 /** Empties every table except the migration log, and with REDIS_URL its Redis database (sessions, throttle counters). */
 export async function resetDatabase(): Promise<void> {
   if (process.env.REDIS_URL) await (await testRedis()).flushDb();
-  const sequelize = database();
+  const { sequelize } = testRuntime().store;
   const qi = sequelize.getQueryInterface();
   const tables = ((await qi.showAllTables()) as unknown[]).map((t) => (typeof t === 'string' ? t : (t as { tableName: string }).tableName));
   const mysql = sequelize.getDialect() !== 'sqlite';
@@ -26,5 +26,5 @@ export async function resetDatabase(): Promise<void> {
 export const PASSWORDS: Record<string, string> = { alice: 'alicepass', bob: 'bobpass' };
 
 export async function makeUser(username: string, password = PASSWORDS[username] ?? `${username}pass`): Promise<AuthUser> {
-  return createUser(username, password, { iterations: 1000 });
+  return createUser(testRuntime().store, username, password, { iterations: 1000 });
 }

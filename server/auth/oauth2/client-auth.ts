@@ -1,5 +1,6 @@
 // OAuth 2.0 client authentication at the token endpoint: client_id/client_secret in the body, or HTTP Basic.
 import type { RequestHandler } from 'express';
+import type { Store } from '../../../src/store/database';
 import { authenticateClient } from '../../../src/auth/oauth2';
 import { tokenError } from './errors';
 
@@ -12,7 +13,9 @@ function basicCredentials(header: string | undefined): [string, string] | undefi
   return colon < 0 ? undefined : [decodeURIComponent(decoded.slice(0, colon)), decodeURIComponent(decoded.slice(colon + 1))];
 }
 
-export const authenticateOAuthClient: RequestHandler = async (req, res, next) => {
+export const authenticateOAuthClient =
+  (store: Store): RequestHandler =>
+  async (req, res, next) => {
   try {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const fromBody = typeof body.client_id === 'string' && typeof body.client_secret === 'string' ? [body.client_id, body.client_secret] : undefined;
@@ -22,7 +25,7 @@ export const authenticateOAuthClient: RequestHandler = async (req, res, next) =>
     } catch {
       credentials = undefined; // malformed %-escapes: no credentials
     }
-    const client = credentials && (await authenticateClient(credentials[0], credentials[1]));
+    const client = credentials && (await authenticateClient(store, credentials[0], credentials[1]));
     if (!client) return tokenError(res, 'invalid_client'); // the reference's exact body: {"error": "invalid_client"}
     req.user = client;
     next();

@@ -1,8 +1,9 @@
 // The worker pool's deadline: adversarial input never stalls the event loop, and past the deadline the code is stored plain.
 import { expect } from 'chai';
-import { closeHighlighter, configureHighlighter, renderHighlighted } from '../../../src/highlight';
+import { Highlighter } from '../../../src/highlight';
 import { makeUser, resetDatabase } from '../../support/db';
 import { api, basic } from '../../support/http';
+import { testConfig } from '../../support/config';
 
 const SLOW = [
   ['java', `'${'a'.repeat(100000 - 1)}`],
@@ -17,17 +18,17 @@ const SLOWEST_JAVA = `int ${'a'.repeat(100000 - 4)}`;
 describe('highlighting deadline', function () {
   this.timeout(600_000);
   const TIMEOUT = 2000;
-  before(() => configureHighlighter({ timeoutMs: TIMEOUT }));
-  after(() => closeHighlighter());
+  // The app's highlighter has the tests' HIGHLIGHT_TIMEOUT_MS (support/config.ts).
+  expect(testConfig().HIGHLIGHT_TIMEOUT_MS).to.equal(TIMEOUT);
 
   it('renders the escaped, unhighlighted document past the deadline, long before the grammar would finish', async () => {
-    configureHighlighter({ timeoutMs: 200 });
-    const html = await renderHighlighted({ code: SLOWEST_JAVA, language: 'java', style: 'friendly', title: 't', linenos: true });
+    const highlighter = new Highlighter({ timeoutMs: 200 });
+    const html = await highlighter.render({ code: SLOWEST_JAVA, language: 'java', style: 'friendly', title: 't', linenos: true });
     // Had the grammar run to its end (about 45 s), the keyword would be a span: no clock is needed to tell.
     expect(html).to.include('<table class="highlighttable">').and.include(`int ${'a'.repeat(50)}`);
     expect(html).not.to.include('<span class="hljs-');
     expect(html.trimEnd()).to.match(/<\/html>$/);
-    configureHighlighter({ timeoutMs: TIMEOUT });
+    await highlighter.close();
   });
 
   it('POST /snippets/ of adversarial code in the slowest languages answers 201, and the event loop answers other requests meanwhile', async () => {

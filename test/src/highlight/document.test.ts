@@ -1,7 +1,8 @@
 // The stored document: structure, escaping, line alignment, every style's CSS, sorted choices.
 import { expect } from 'chai';
-import { LANGUAGE_CHOICES, STYLE_CHOICES, renderHighlighted, renderPlain } from '../../../src/highlight';
+import { LANGUAGE_CHOICES, STYLE_CHOICES, renderPlain } from '../../../src/highlight';
 import { themeCss } from '../../../src/highlight/themes';
+import { testRuntime } from '../../support/runtime';
 
 const input = { code: 'print("hi")\n', language: 'python', style: 'friendly', title: '', linenos: false };
 
@@ -17,7 +18,7 @@ function codeLines(html: string): string[] {
 
 describe('the highlighted document', () => {
   it('is a complete HTML document with UTF-8, a title, and the style CSS inline', async () => {
-    const html = await renderHighlighted({ ...input, title: 'T' });
+    const html = await testRuntime().highlighter.render({ ...input, title: 'T' });
     expect(html).to.match(/^<!DOCTYPE html>\n<html>/);
     expect(html).to.include('<meta charset="utf-8">').and.include('<title>T</title>').and.include('<style type="text/css">');
     expect(html).to.include('.hljs-comment');
@@ -25,15 +26,15 @@ describe('the highlighted document', () => {
   });
 
   it('has <h2> only for a non-empty title', async () => {
-    expect(await renderHighlighted({ ...input, title: 'Hello' })).to.include('<h2>Hello</h2>');
-    expect(await renderHighlighted(input)).not.to.include('<h2>');
+    expect(await testRuntime().highlighter.render({ ...input, title: 'Hello' })).to.include('<h2>Hello</h2>');
+    expect(await testRuntime().highlighter.render(input)).not.to.include('<h2>');
   });
 
   it('has the line-number table only with linenos', async () => {
-    const table = await renderHighlighted({ ...input, code: 'a = 1\nb = 2\nc = 3\n', linenos: true });
+    const table = await testRuntime().highlighter.render({ ...input, code: 'a = 1\nb = 2\nc = 3\n', linenos: true });
     expect(table).to.include('<table class="highlighttable"><tr><td class="linenos">');
     expect(countMatches(table, /<span class="normal">\d+<\/span>/g)).to.equal(3);
-    const plain = await renderHighlighted({ ...input, code: 'a = 1\nb = 2\n' });
+    const plain = await testRuntime().highlighter.render({ ...input, code: 'a = 1\nb = 2\n' });
     expect(plain).not.to.include('<table class="highlighttable">');
     expect(plain).to.include('<div class="highlight"><pre class="hljs">');
   });
@@ -41,7 +42,7 @@ describe('the highlighted document', () => {
   it('escapes a title and code full of <script>, quotes and &', async () => {
     const hostile = '<script>alert("x")</script> & \'quoted\' "double"';
     for (const linenos of [true, false]) {
-      const html = await renderHighlighted({ code: hostile, title: hostile, language: 'html', style: 'monokai', linenos });
+      const html = await testRuntime().highlighter.render({ code: hostile, title: hostile, language: 'html', style: 'monokai', linenos });
       expect(html).not.to.include('<script>');
       expect(html).to.include('<title>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#x27;quoted&#x27; &quot;double&quot;</title>');
       const plain = renderPlain({ code: hostile, title: hostile, language: 'html', style: 'monokai', linenos });
@@ -57,7 +58,7 @@ describe('the highlighted document', () => {
     ['sql', "SELECT 'a\nb' FROM t;\n-- end\n"],
   ] as const) {
     it(`keeps every ${language} line beside its number, across multi-line strings and comments`, async () => {
-      const html = await renderHighlighted({ code, language, style: 'friendly', title: '', linenos: true });
+      const html = await testRuntime().highlighter.render({ code, language, style: 'friendly', title: '', linenos: true });
       const numbers = countMatches(html, /<span class="normal">\d+<\/span>/g);
       const lines = codeLines(html);
       expect(numbers).to.equal(code.split('\n').length - 1);

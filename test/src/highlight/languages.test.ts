@@ -1,10 +1,11 @@
 // Pygments short names: offered as language choices, resolved to their highlight.js language when rendering.
 import { expect } from 'chai';
 import hljs from 'highlight.js';
-import { LANGUAGE_CHOICES, isLanguage, renderHighlighted, resolveLanguage } from '../../../src/highlight';
+import { LANGUAGE_CHOICES, isLanguage, resolveLanguage } from '../../../src/highlight';
 import mapping from '../../../src/highlight/pygments-languages.json';
 import { makeUser, resetDatabase } from '../../support/db';
 import { api, basic } from '../../support/http';
+import { testRuntime } from '../../support/runtime';
 
 const PYGMENTS_ONLY = Object.entries(mapping.languages);
 
@@ -45,7 +46,7 @@ describe('Pygments language names', () => {
     ['ksh', 'if [ -n "$x" ]; then echo hi; fi\n', '<span class="hljs-keyword">if</span>'],
   ] as const) {
     it(`renders ${language} with highlight.js classes`, async () => {
-      const html = await renderHighlighted({ code, language, style: 'friendly', title: '', linenos: false });
+      const html = await testRuntime().highlighter.render({ code, language, style: 'friendly', title: '', linenos: false });
       expect(html).to.include(expected);
     });
   }

@@ -2,14 +2,15 @@
 import { expect } from 'chai';
 import { QueryTypes } from 'sequelize';
 import { up } from '../../../src/migrations/0005-tables-utf8mb4';
-import { database, isSqlite } from '../../../src/store/database';
+import { isSqlite } from '../../../src/store/database';
 import { makeUser, resetDatabase } from '../../support/db';
 import { api, basic } from '../../support/http';
+import { testStore } from '../../support/runtime';
 
 const collations = async () =>
   Object.fromEntries(
     (
-      await database().query<{ name: string; collation: string }>(
+      await testStore().sequelize.query<{ name: string; collation: string }>(
         "SELECT TABLE_NAME AS name, TABLE_COLLATION AS collation FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN ('users', 'snippets', 'sessions')",
         { type: QueryTypes.SELECT },
       )
@@ -18,12 +19,12 @@ const collations = async () =>
 
 describe('migration 0005-tables-utf8mb4', function () {
   before(function () {
-    if (isSqlite()) this.skip(); // SQLite stores UTF-8 and compares bytes: the migration does nothing there
+    if (isSqlite(testStore())) this.skip(); // SQLite stores UTF-8 and compares bytes: the migration does nothing there
   });
   beforeEach(resetDatabase);
 
   it('on a database and tables made with a latin1 default: converts them, and emoji and case-distinct usernames work', async () => {
-    const sequelize = database();
+    const sequelize = testStore().sequelize;
     await sequelize.query('ALTER DATABASE CHARACTER SET latin1 COLLATE latin1_swedish_ci');
     for (const table of ['users', 'snippets', 'sessions']) await sequelize.query(`ALTER TABLE ${table} CONVERT TO CHARACTER SET latin1 COLLATE latin1_swedish_ci`);
     await makeUser('alice');

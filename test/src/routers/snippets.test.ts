@@ -3,10 +3,10 @@ import { TRPCError } from '@trpc/server';
 import { expect } from 'chai';
 import { createContextInner } from '../../../src/context';
 import { appRouter } from '../../../src/routers';
-import { Snippet } from '../../../src/models';
 import { createCallerFactory } from '../../../src/trpc';
 import { makeUser, resetDatabase } from '../../support/db';
 import type { AuthUser } from '../../../src/auth/users';
+import { testRuntime, testStore } from '../../support/runtime';
 
 const createCaller = createCallerFactory(appRouter);
 
@@ -30,42 +30,42 @@ describe('snippets router', () => {
   });
 
   it('create stores the highlighted document and takes the owner from the context', async () => {
-    const created = await createCaller(createContextInner({ user: alice })).snippets.create({ code: 'print(1)', title: 'T' });
+    const created = await createCaller(createContextInner({ runtime: testRuntime(), user: alice })).snippets.create({ code: 'print(1)', title: 'T' });
     expect(created).to.deep.equal({ id: created.id, owner: 'alice', title: 'T', code: 'print(1)', linenos: false, language: 'python', style: 'friendly' });
-    const row = await Snippet.findByPk(created.id);
+    const row = await testStore().models.Snippet.findByPk(created.id);
     expect(row?.highlighted).to.match(/^<!DOCTYPE html>/i);
     expect(row?.ownerId).to.equal(alice.id);
   });
 
   it('create without a user is UNAUTHORIZED', async () => {
-    const err = await rejection(createCaller(createContextInner()).snippets.create({ code: 'x' }));
+    const err = await rejection(createCaller(createContextInner({ runtime: testRuntime() })).snippets.create({ code: 'x' }));
     expect(err.code).to.equal('UNAUTHORIZED');
   });
 
   it('update by another user is FORBIDDEN and changes nothing', async () => {
-    const { id } = await createCaller(createContextInner({ user: alice })).snippets.create({ code: 'x' });
-    const err = await rejection(createCaller(createContextInner({ user: bob })).snippets.update({ id, code: 'y' }));
+    const { id } = await createCaller(createContextInner({ runtime: testRuntime(), user: alice })).snippets.create({ code: 'x' });
+    const err = await rejection(createCaller(createContextInner({ runtime: testRuntime(), user: bob })).snippets.update({ id, code: 'y' }));
     expect(err.code).to.equal('FORBIDDEN');
-    expect((await Snippet.findByPk(id))?.code).to.equal('x');
+    expect((await testStore().models.Snippet.findByPk(id))?.code).to.equal('x');
   });
 
   it('update recomputes highlighted from the new fields', async () => {
-    const caller = createCaller(createContextInner({ user: alice }));
+    const caller = createCaller(createContextInner({ runtime: testRuntime(), user: alice }));
     const { id } = await caller.snippets.create({ code: 'x', title: 'old title' });
     await caller.snippets.update({ id, code: 'y', title: 'new title', linenos: true });
-    const row = await Snippet.findByPk(id);
+    const row = await testStore().models.Snippet.findByPk(id);
     expect(row?.highlighted).to.include('new title').and.not.include('old title');
   });
 
   it('get of a missing id is NOT_FOUND', async () => {
-    const err = await rejection(createCaller(createContextInner()).snippets.get({ id: 424242 }));
+    const err = await rejection(createCaller(createContextInner({ runtime: testRuntime() })).snippets.get({ id: 424242 }));
     expect(err.code).to.equal('NOT_FOUND');
   });
 
   it('delete by the owner removes the row', async () => {
-    const caller = createCaller(createContextInner({ user: alice }));
+    const caller = createCaller(createContextInner({ runtime: testRuntime(), user: alice }));
     const { id } = await caller.snippets.create({ code: 'x' });
     await caller.snippets.delete({ id });
-    expect(await Snippet.findByPk(id)).to.equal(null);
+    expect(await testStore().models.Snippet.findByPk(id)).to.equal(null);
   });
 });

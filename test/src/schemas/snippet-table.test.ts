@@ -1,14 +1,13 @@
 // The field table is the snippet's one description: every shape, description and column list shows exactly its fields.
 import { expect } from 'chai';
-import { Snippet as SnippetModel } from '../../../src/models';
 import { columnName } from '../../../src/models/columns';
 import { Snippet, SnippetFields } from '../../../src/schemas/snippet';
 import { SNIPPET_TABLE } from '../../../src/schemas/snippet-table';
 import { fieldsOf, isStored, isWritable } from '../../../src/schemas/table';
-import { database } from '../../../src/store/database';
 import { buildOpenApiDocument } from '../../../server/openapi/document';
 import { makeUser, resetDatabase } from '../../support/db';
 import { api, basic } from '../../support/http';
+import { testStore } from '../../support/runtime';
 
 const FIELDS = fieldsOf(SNIPPET_TABLE);
 const ALL = FIELDS.map(([name]) => name);
@@ -62,13 +61,13 @@ describe('the snippet field table', () => {
   });
 
   it("is the model's attributes, and each stored field has its column in the migrated table", async () => {
-    const attributes = SnippetModel.getAttributes();
+    const attributes = testStore().models.Snippet.getAttributes();
     for (const [name, field] of FIELDS) {
       if (!isStored(field)) continue;
       expect(attributes, name).to.have.property(name);
       expect(attributes[name as keyof typeof attributes]!.field, name).to.equal(columnName(name));
     }
-    const columns = Object.keys(await database().getQueryInterface().describeTable('snippets'));
+    const columns = Object.keys(await testStore().sequelize.getQueryInterface().describeTable('snippets'));
     expect(columns, 'a field of the table needs a migration that adds its column').to.include.members(STORED.map(columnName));
   });
 });

@@ -6,21 +6,22 @@ import { serviceEnv } from '../../support/process';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
-/** Opens the database of `env` as the service does (openDatabase, migrate) and reads the connection's PRAGMAs. */
+/** Opens the database of `env` as the service does (a runtime, migrate) and reads the connection's PRAGMAs. */
 function pragmas(env: NodeJS.ProcessEnv): Record<string, unknown> {
   const script = `
     const { loadConfig } = require('./src/config');
-    const { openDatabase, closeDatabase } = require('./src/store/database');
+    const { createRuntime } = require('./src/runtime');
     const { migrate } = require('./src/store/migrate');
     (async () => {
-      const db = openDatabase(loadConfig());
-      await migrate();
+      const runtime = createRuntime(loadConfig());
+      const db = runtime.store.sequelize;
+      await migrate(runtime.store);
       const out = {};
       for (const name of ['journal_mode', 'busy_timeout', 'synchronous', 'foreign_keys']) {
         const [row] = await db.query('PRAGMA ' + name, { type: 'SELECT' });
         out[name] = Object.values(row)[0];
       }
-      await closeDatabase();
+      await runtime.close();
       console.log(JSON.stringify(out));
     })();`;
   const res = spawnSync(process.execPath, ['--require', 'tsx/cjs', '-e', script], { cwd: ROOT, env, encoding: 'utf8' });
@@ -28,7 +29,7 @@ function pragmas(env: NodeJS.ProcessEnv): Record<string, unknown> {
   return JSON.parse(res.stdout) as Record<string, unknown>;
 }
 
-describe('migrate() on a SQLite file', function () {
+describe('migrate(testStore()) on a SQLite file', function () {
   this.timeout(600_000);
 
   it('sets WAL, a busy timeout, foreign keys and synchronous=NORMAL by default', () => {

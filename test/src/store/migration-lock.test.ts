@@ -1,13 +1,14 @@
 // The migration lock on MySQL/MariaDB: a row of our own table, so it holds across Galera nodes as on one server.
 import { expect } from 'chai';
 import { Sequelize } from 'sequelize';
-import { database, isSqlite } from '../../../src/store/database';
+import { isSqlite } from '../../../src/store/database';
 import { withMigrationLock } from '../../../src/store/migration-lock';
+import { testStore } from '../../support/runtime';
 
 describe('withMigrationLock on MySQL/MariaDB', function () {
   const others: Sequelize[] = [];
   before(function () {
-    if (isSqlite()) this.skip(); // SQLite's lock is an exclusive transaction on a side file (tested by migrating files)
+    if (isSqlite(testStore())) this.skip(); // SQLite's lock is an exclusive transaction on a side file (tested by migrating files)
   });
   after(() => Promise.all(others.map((s) => s.close())));
 
@@ -23,7 +24,7 @@ describe('withMigrationLock on MySQL/MariaDB', function () {
     let most = 0;
     const turns: number[] = [];
     await Promise.all(
-      [database(), connection(), connection(), connection()].map((sequelize, i) =>
+      [testStore().sequelize, connection(), connection(), connection()].map((sequelize, i) =>
         withMigrationLock(sequelize, undefined, async () => {
           most = Math.max(most, ++inside);
           // Held long enough that four claims made together would overlap if the lock let two in.
@@ -38,19 +39,19 @@ describe('withMigrationLock on MySQL/MariaDB', function () {
   });
 
   it('takes over a claim its holder left behind (a process killed while migrating) once it has expired', async () => {
-    await database().query("INSERT INTO schema_migration_lock (name, holder, expires) VALUES ('snippets_migrate', 'dead-process', UTC_TIMESTAMP(6) - INTERVAL 1 SECOND)");
+    await testStore().sequelize.query("INSERT INTO schema_migration_lock (name, holder, expires) VALUES ('snippets_migrate', 'dead-process', UTC_TIMESTAMP(6) - INTERVAL 1 SECOND)");
     expect(await withMigrationLock(connection(), undefined, async () => 'migrated')).to.equal('migrated');
   });
 
   it('waits for a live claim, and gives up with a clear error at its bound', async () => {
-    await database().query("INSERT INTO schema_migration_lock (name, holder, expires) VALUES ('snippets_migrate', 'live-process', UTC_TIMESTAMP(6) + INTERVAL 60 SECOND)");
+    await testStore().sequelize.query("INSERT INTO schema_migration_lock (name, holder, expires) VALUES ('snippets_migrate', 'live-process', UTC_TIMESTAMP(6) + INTERVAL 60 SECOND)");
     try {
       let ran = false;
       const err = await withMigrationLock(connection(), undefined, async () => (ran = true), 1).then(() => null, (e: Error) => e);
       expect(err?.message).to.match(/could not take the migration lock within 1 s/);
       expect(ran).to.equal(false);
     } finally {
-      await database().query("DELETE FROM schema_migration_lock WHERE holder = 'live-process'");
+      await testStore().sequelize.query("DELETE FROM schema_migration_lock WHERE holder = 'live-process'");
     }
   });
 });

@@ -1,9 +1,10 @@
 // retryConflicts on MySQL/MariaDB: a transaction InnoDB chose as a deadlock's victim is run again, and the retry heard.
 import { expect } from 'chai';
 import { QueryTypes, Sequelize } from 'sequelize';
-import { database, isSqlite } from '../../../src/store/database';
+import { isSqlite } from '../../../src/store/database';
 import { isConflict } from '../../../src/store/errors';
 import { retryConflicts, type Retry } from '../../../src/store/retry';
+import { testStore } from '../../support/runtime';
 
 describe('retryConflicts', () => {
   it('does not retry what is no conflict: the error is thrown at once', async () => {
@@ -32,18 +33,18 @@ describe('retryConflicts', () => {
   describe('on MySQL/MariaDB, a real deadlock', function () {
     let other: Sequelize;
     before(async function () {
-      if (isSqlite()) return this.skip(); // SQLite has one writer per process and no deadlocks to lose
-      await database().query('CREATE TABLE retry_probe (id INT PRIMARY KEY, n INT NOT NULL) ENGINE=InnoDB');
+      if (isSqlite(testStore())) return this.skip(); // SQLite has one writer per process and no deadlocks to lose
+      await testStore().sequelize.query('CREATE TABLE retry_probe (id INT PRIMARY KEY, n INT NOT NULL) ENGINE=InnoDB');
       other = new Sequelize(process.env.DATABASE_URL!.replace(/^mariadb:/, 'mysql:'), { logging: false });
     });
     after(async () => {
       await other?.close();
-      if (!isSqlite()) await database().query('DROP TABLE IF EXISTS retry_probe');
+      if (!isSqlite(testStore())) await testStore().sequelize.query('DROP TABLE IF EXISTS retry_probe');
     });
 
     it('the lighter transaction, chosen as the victim, is run again once and both commit', async () => {
       const rows = Array.from({ length: 30 }, (_, i) => `(${i + 1}, 0)`).join(', ');
-      await database().query(`INSERT INTO retry_probe (id, n) VALUES ${rows}`);
+      await testStore().sequelize.query(`INSERT INTO retry_probe (id, n) VALUES ${rows}`);
       let holdsRow1!: () => void;
       let holdsRow2!: () => void;
       const ourFirstLock = new Promise<void>((r) => (holdsRow1 = r));
@@ -60,12 +61,12 @@ describe('retryConflicts', () => {
       });
       const ours = retryConflicts(
         () =>
-          database().transaction(async (transaction) => {
+          testStore().sequelize.transaction(async (transaction) => {
             tries++;
-            await database().query('UPDATE retry_probe SET n = n + 1 WHERE id = 1', { transaction });
+            await testStore().sequelize.query('UPDATE retry_probe SET n = n + 1 WHERE id = 1', { transaction });
             holdsRow1();
             await theirFirstLock;
-            await database().query('UPDATE retry_probe SET n = n + 1 WHERE id = 2', { transaction });
+            await testStore().sequelize.query('UPDATE retry_probe SET n = n + 1 WHERE id = 2', { transaction });
           }),
         (r) => retries.push(r),
       );
@@ -73,7 +74,7 @@ describe('retryConflicts', () => {
       expect(tries).to.equal(2);
       expect(retries).to.have.length(1);
       expect(isConflict(retries[0]!.err)).to.equal(true);
-      const counts = await database().query<{ id: number; n: number }>('SELECT id, n FROM retry_probe WHERE id <= 3 ORDER BY id', { type: QueryTypes.SELECT });
+      const counts = await testStore().sequelize.query<{ id: number; n: number }>('SELECT id, n FROM retry_probe WHERE id <= 3 ORDER BY id', { type: QueryTypes.SELECT });
       expect(counts.map((r) => Number(r.n))).to.deep.equal([2, 2, 1]);
     });
   });

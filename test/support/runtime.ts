@@ -1,0 +1,60 @@
+// A runtime per top-level suite, on a fresh database (in-memory SQLite, or DATABASE_URL's emptied), closed after it;
+// and apps built from it per test, so no in-memory counter or cache outlives the test that filled it.
+import type { Suite } from 'mocha';
+import { createApp } from '../../server/app';
+import { CredentialCache } from '../../src/auth/credential-cache';
+import { createRuntime, type Runtime } from '../../src/runtime';
+import { migrate } from '../../src/store/migrate';
+import { testConfig } from './config';
+import { suiteLogger } from './log';
+
+let current: Runtime | undefined;
+
+/** The runtime of the suite running now. */
+export function testRuntime(): Runtime {
+  if (!current) throw new Error('no suite runtime: testRuntime() is for tests, hooks and helpers inside a describe()');
+  return current;
+}
+
+/**
+ * A runtime of the suite's own, sharing its database, highlighter and Redis, with other settings and its own clock, its
+ * own Basic cache (closed with the suite's).
+ */
+export function runtimeWith(overrides: Record<string, string> = {}, now: () => number = Date.now): Runtime {
+  const base = testRuntime();
+  return { ...base, config: testConfig(overrides), now, credentials: new CredentialCache() };
+}
+
+/** Opens the suite's runtime before its own hooks run, and closes it after them. */
+export function withOwnRuntime(suite: Suite): void {
+  suite.beforeAll('a runtime of its own', async () => {
+    current = createRuntime(testConfig(), { log: suiteLogger });
+    await migrate(current.store);
+  });
+  // Mocha runs a suite's before-all hooks in the order they were added: this one goes first.
+  const hooks = (suite as unknown as { _beforeAll: unknown[] })._beforeAll;
+  hooks.unshift(hooks.pop());
+  suite.afterAll('close its runtime', async () => {
+    await current?.close();
+    current = undefined;
+    forgetApps();
+  });
+}
+
+const apps = new Map<string, ReturnType<typeof createApp>>();
+
+/** The app of a configuration, built once per test (building one is not free, and tests call it often). */
+export function testApp(overrides: Record<string, string> = {}): ReturnType<typeof createApp> {
+  const key = JSON.stringify(overrides);
+  let built = apps.get(key);
+  if (!built) apps.set(key, (built = createApp(runtimeWith(overrides))));
+  return built;
+}
+
+/** Before each test: its apps start with empty counters and caches. */
+export function forgetApps(): void {
+  apps.clear();
+}
+
+/** The suite runtime's database. */
+export const testStore = () => testRuntime().store;
