@@ -11,11 +11,20 @@ export interface Context {
   auth: unknown;
   /** Where a procedure says what the service did about a request beside answering it (a write retried, say). */
   log: Logger;
+  /**
+   * What a procedure tells its caller about the version it read or wrote beside its output: the snippet's revision,
+   * which the HTTP edge turns into the ETag (src/preconditions.ts). The caller passes the object and reads it after.
+   */
+  seen: Seen;
+}
+
+export interface Seen {
+  revision?: number;
 }
 
 const silent = pino({ level: 'silent' });
 
 /** The inner context, built directly by tests and by the outer (HTTP) context. */
 export function createContextInner(opts: Partial<Context> = {}): Context {
-  return { user: opts.user ?? null, auth: opts.auth ?? null, log: opts.log ?? silent };
+  return { user: opts.user ?? null, auth: opts.auth ?? null, log: opts.log ?? silent, seen: opts.seen ?? {} };
 }

@@ -2,10 +2,12 @@
 import type { Request } from 'express';
 import { TRPCError } from '@trpc/server';
 import { callerFor } from '../auth/context';
+import type { Seen } from '../../src/context';
 
 type Caller = ReturnType<typeof callerFor>;
 
-export type Outcome = { ok: true; data: unknown } | { ok: false; error: TRPCError };
+/** `revision`: the snippet revision the procedure read or wrote, when it says (the ETag). */
+export type Outcome = { ok: true; data: unknown; revision?: number } | { ok: false; error: TRPCError };
 
 /**
  * The caller's procedure at a path the routing table read from the router itself ("snippets.get" is
@@ -18,7 +20,9 @@ function procedureAt(caller: Caller, path: string): (input: unknown) => Promise<
 /** The procedure's result, or the TRPCError it ended with (validation, not found, forbidden…); anything else is thrown. */
 export async function callProcedure(req: Request, path: string, input: unknown): Promise<Outcome> {
   try {
-    return { ok: true, data: await procedureAt(callerFor(req), path)(input) };
+    const seen: Seen = {};
+    const data = await procedureAt(callerFor(req, seen), path)(input);
+    return { ok: true, data, revision: seen.revision };
   } catch (err) {
     if (err instanceof TRPCError) return { ok: false, error: err };
     throw err;

@@ -3,7 +3,8 @@ import type { Response } from 'express';
 import type { TRPCError } from '@trpc/server';
 import { HttpError } from '../http/http-error';
 import { denyUnauthenticated } from '../http/refuse';
-import { sendJson, sendJsonText, sendNoContent } from '../http/respond';
+import { sendJson, sendJsonText, sendNoContent, sendText } from '../http/respond';
+import { etagOf } from '../../src/preconditions';
 import type { Outcome } from './call';
 import type { RoutedProcedure } from './routes';
 
@@ -13,8 +14,10 @@ const STATUS_OF: Partial<Record<TRPCError['code'], number>> = {
   NOT_FOUND: 404,
   FORBIDDEN: 403,
   METHOD_NOT_SUPPORTED: 405,
+  PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  UNPROCESSABLE_CONTENT: 422,
   TOO_MANY_REQUESTS: 429,
 };
 
@@ -49,8 +52,12 @@ function nextLink(res: Response, cursor: string): string {
 
 export function writeOutcome(res: Response, method: string, procedure: RoutedProcedure, outcome: Outcome): void {
   if (outcome.ok) {
-    const status = SUCCESS_STATUS[method] ?? 200;
+    const status = procedure.status ?? SUCCESS_STATUS[method] ?? 200;
     if (status === 204) return sendNoContent(res);
+    if (procedure.text) return sendText(res, status, procedure.text, outcome.data as string);
+    // The JSON representation of a snippet read or restored names its revision (src/preconditions.ts); the browsable
+    // page, another representation, keeps a validator of its own bytes.
+    if (outcome.revision !== undefined && res.locals.format === 'json') res.setHeader('ETag', etagOf(outcome.revision));
     if (!procedure.paged) return sendJsonText(res, status, JSON.stringify(outcome.data) ?? 'null');
     const page = outcome.data as Page;
     if (page.next) res.set('Link', nextLink(res, page.next));

@@ -1,6 +1,6 @@
 // Binds every model to a Sequelize instance and declares their associations.
 import type { Sequelize } from 'sequelize';
-import { initSnippet, Snippet } from './snippet';
+import { initSnippet, renderSnippet, Snippet } from './snippet';
 import { initUser, User } from './user';
 
 export function initModels(sequelize: Sequelize): void {
@@ -10,4 +10,4 @@ export function initModels(sequelize: Sequelize): void {
   Snippet.belongsTo(User, { foreignKey: 'ownerId', as: 'owner' });
 }
 
-export { Snippet, User };
+export { renderSnippet, Snippet, User };

@@ -25,6 +25,11 @@ export class Snippet extends Model<InferAttributes<Snippet>, InferCreationAttrib
   declare owner?: NonAttribute<User>;
 }
 
+/** `highlighted` for a snippet's fields: the hook's rendering, also used by the writes that save a revision with it (src/store/snippet-writes.ts). */
+export function renderSnippet(snippet: Pick<Snippet, 'code' | 'language' | 'style' | 'title' | 'linenos'>): Promise<string> {
+  return renderHighlighted({ code: snippet.code, language: snippet.language, style: snippet.style, title: snippet.title, linenos: snippet.linenos });
+}
+
 export function initSnippet(sequelize: Sequelize): void {
   Snippet.init(
     {
@@ -39,13 +44,7 @@ export function initSnippet(sequelize: Sequelize): void {
       hooks: {
         // Derived data belongs to the model, as DRF's Snippet.save() does it; saves go through instance.save().
         async beforeSave(snippet) {
-          snippet.highlighted = await renderHighlighted({
-            code: snippet.code,
-            language: snippet.language,
-            style: snippet.style,
-            title: snippet.title,
-            linenos: snippet.linenos,
-          });
+          snippet.highlighted = await renderSnippet(snippet);
         },
       },
     },

@@ -1,4 +1,5 @@
 // The connections a process holds. SQLite: one writer (Sequelize's) and two readers. MySQL/MariaDB: Sequelize's pool and a read pool.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Sequelize, type Options } from 'sequelize';
 import { createPool, type Pool } from 'mysql2';
 import sqlite3 from 'sqlite3';
@@ -8,7 +9,7 @@ import { Gate } from './gate';
 import { mysql2WithDeadline, withDeadline } from './mysql-deadline';
 
 type StoreConfig = Pick<Config, 'DATABASE_URL'> &
-  Partial<Pick<Config, 'DATABASE_REPLICA_URLS' | 'DATABASE_POOL_MAX' | 'SQLITE_SYNCHRONOUS' | 'SQLITE_BUSY_TIMEOUT_MS' | 'DATABASE_TIMEOUT_MS'>>;
+  Partial<Pick<Config, 'DATABASE_REPLICA_URLS' | 'DATABASE_POOL_MAX' | 'SQLITE_SYNCHRONOUS' | 'SQLITE_BUSY_TIMEOUT_MS' | 'DATABASE_TIMEOUT_MS' | 'SNIPPET_REVISIONS_KEEP'>>;
 
 interface Open {
   sequelize: Sequelize;
@@ -23,7 +24,14 @@ interface Open {
   nextMysqlReader: number;
   /** MySQL/MariaDB: DATABASE_TIMEOUT_MS, the deadline of a connect, a wait for a pooled connection, a statement. */
   timeoutMs: number;
+  /** SQLite: the line for the writer connection, one statement at a time (or one transaction, holdWriter). */
+  writerGate?: Gate;
+  /** SNIPPET_REVISIONS_KEEP: revisions kept per snippet, 0 for all. */
+  revisionsKeep: number;
 }
+
+/** Set while a transaction holds the SQLite writer: its own statements pass the writer's gate, which it holds already. */
+const holdingWriter = new AsyncLocalStorage<true>();
 
 /**
  * Reader connections per process on a SQLite file. A connection runs one statement at a time, and node-sqlite3 runs
@@ -49,7 +57,8 @@ export function server(url: string) {
 
 /**
  * Builds the Sequelize instance for DATABASE_URL and binds the models to it. On SQLite, Sequelize keeps one
- * connection for the process (it opens others only for transactions, which the store never starts): it is the
+ * connection for the process (it opens others only for its own transactions, which the store never starts: see
+ * holdWriter): it is the
  * writer, so the process's writes run one after another on it and never contend with each other for the file.
  */
 export function openDatabase(config: StoreConfig): Sequelize {
@@ -62,15 +71,17 @@ export function openDatabase(config: StoreConfig): Sequelize {
   let sequelize: Sequelize;
   let pragmas: string[] = [];
   let mysqlReaders: Pool[] = [];
+  let writerGate: Gate | undefined;
   const timeoutMs = config.DATABASE_TIMEOUT_MS ?? 5000;
   if (url.startsWith('sqlite:')) {
     const storage = url.slice('sqlite:'.length) || ':memory:';
     // No retries: Sequelize would try a busy write five times, each waiting the busy timeout, where one wait is the bound.
     sequelize = new Sequelize({ ...common, dialect: 'sqlite', storage, pool: { max: 1 }, retry: { max: 1 } });
     // The writer takes one statement at a time too (see SQLITE_READERS), in the order they come.
-    const writerGate = new Gate(1);
-    sequelize.addHook('beforeQuery', () => writerGate.enter());
-    sequelize.addHook('afterQuery', () => writerGate.leave());
+    writerGate = new Gate(1);
+    const gate = writerGate;
+    sequelize.addHook('beforeQuery', () => (holdingWriter.getStore() ? undefined : gate.enter()));
+    sequelize.addHook('afterQuery', () => (holdingWriter.getStore() ? undefined : gate.leave()));
     pragmas = [
       // WAL: readers never block the writer, nor the writer them.
       'journal_mode = WAL',
@@ -114,7 +125,7 @@ export function openDatabase(config: StoreConfig): Sequelize {
     });
   }
   initModels(sequelize);
-  current = { sequelize, pragmas, idleReaders: [], readerGate: new Gate(SQLITE_READERS), mysqlReaders, nextMysqlReader: 0, timeoutMs };
+  current = { sequelize, pragmas, idleReaders: [], readerGate: new Gate(SQLITE_READERS), mysqlReaders, nextMysqlReader: 0, timeoutMs, writerGate, revisionsKeep: config.SNIPPET_REVISIONS_KEEP ?? 0 };
   return sequelize;
 }
 
@@ -125,6 +136,29 @@ export function database(): Sequelize {
 
 export function isSqlite(sequelize: Sequelize = database()): boolean {
   return sequelize.getDialect() === 'sqlite';
+}
+
+/**
+ * SQLite: runs `work` holding the writer connection from its first statement to its last, so that a transaction's
+ * statements (BEGIN ... COMMIT) are the only ones on it meanwhile. Sequelize's own transactions would not do: on a file
+ * it opens a connection per transaction, a second writer contending with the first for the file's lock.
+ */
+export async function holdWriter<T>(work: () => Promise<T>): Promise<T> {
+  const gate = current?.writerGate;
+  if (!gate) throw new Error('holdWriter(): not a SQLite database');
+  if (holdingWriter.getStore()) return work();
+  await gate.enter();
+  try {
+    return await holdingWriter.run(true, work);
+  } finally {
+    gate.leave();
+  }
+}
+
+/** SNIPPET_REVISIONS_KEEP of the open database: how many revisions a snippet keeps, 0 for all. */
+export function revisionsToKeep(): number {
+  if (!current) throw new Error('openDatabase() has not been called');
+  return current.revisionsKeep;
 }
 
 /** The SQLite database file, or undefined for an in-memory database or MySQL/MariaDB. */
