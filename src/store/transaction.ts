@@ -13,9 +13,22 @@ export interface Tx {
   select<T extends object>(sql: string, params: readonly unknown[]): Promise<T[]>;
 }
 
+/**
+ * A time as the models store it, to the millisecond: Sequelize's own formatting of a Date in a raw statement drops
+ * the milliseconds on MySQL. SQLite keeps the text, and its lists compare it as text: the same form as the models'.
+ */
+function storedTime(date: Date, sqlite: boolean): string {
+  const utc = date.toISOString().replace('T', ' ').slice(0, 23);
+  return sqlite ? `${utc} +00:00` : utc;
+}
+
 function txOf(transaction: Transaction | undefined): Tx {
   const sequelize = database();
-  const options = (params: readonly unknown[]) => ({ replacements: params as unknown[], ...(transaction ? { transaction } : {}) });
+  const sqlite = isSqlite(sequelize);
+  const options = (params: readonly unknown[]) => ({
+    replacements: params.map((p) => (p instanceof Date ? storedTime(p, sqlite) : p)),
+    ...(transaction ? { transaction } : {}),
+  });
   return {
     async insert(sql, params) {
       const [id] = await sequelize.query(sql, { ...options(params), type: QueryTypes.INSERT });
