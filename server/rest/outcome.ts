@@ -54,7 +54,8 @@ export function writeOutcome(res: Response, method: string, procedure: RoutedPro
   if (outcome.ok) {
     const status = procedure.status ?? SUCCESS_STATUS[method] ?? 200;
     if (status === 204) return sendNoContent(res);
-    if (procedure.text) return sendText(res, status, procedure.text, outcome.data as string);
+    // A text answer (a diff) as it is; for a browser, on the browsable page.
+    if (procedure.text) return res.locals.format === 'html' ? sendJson(res, status, outcome.data) : sendText(res, status, procedure.text, outcome.data as string);
     // The JSON representation of a snippet read or restored names its revision (src/preconditions.ts); the browsable
     // page, another representation, keeps a validator of its own bytes.
     if (outcome.revision !== undefined && res.locals.format === 'json') res.setHeader('ETag', etagOf(outcome.revision));

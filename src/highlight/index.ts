@@ -24,6 +24,12 @@ export async function renderHighlighted(input: HighlightInput): Promise<string> 
   return html === null ? renderPlain(input) : buildDocument(input, html);
 }
 
+/** highlight.js's HTML for `code` in a language, from the pool; null past the deadline. */
+export function highlightInPool(code: string, language: string): Promise<string | null> {
+  pool ??= new HighlightPool(settings.workers, settings.timeoutMs);
+  return pool.highlight(code, language);
+}
+
 /** A unified diff in the highlighting pool, under its deadline (jsdiff can take minutes on two long, unlike codes); null past it. */
 export function diffInPool(job: Parameters<HighlightPool['diff']>[0]): Promise<string | null> {
   pool ??= new HighlightPool(settings.workers, settings.timeoutMs);
