@@ -126,6 +126,20 @@ describe('/snippets/<pk>/revisions/', () => {
       expect((await api().get(`/snippets/${id}/revisions/3/diff/?from=abc`).expect(400)).body).to.have.property('from');
     });
 
+    it('of two 100,000-character codes too unlike to diff within the deadline: 422 {"detail"}, the event loop free meanwhile', async () => {
+      const big = (await api().post('/snippets/').set(as('alice')).send({ code: 'a\n'.repeat(50000) }).expect(201)).body.id;
+      await put(big, { code: 'b\n'.repeat(50000) });
+      const order: string[] = [];
+      const diff = api().get(`/snippets/${big}/revisions/2/diff/`).then((res) => (order.push('diff'), res));
+      // Answered while the diff runs: the diff is computed off the event loop.
+      await new Promise((r) => setTimeout(r, 200));
+      await api().get('/healthz').expect(200).then(() => order.push('healthz'));
+      const res = await diff;
+      expect(res.status).to.equal(422);
+      expect(res.body).to.deep.equal({ detail: 'These revisions differ too much to be diffed within the deadline; diff two revisions closer to each other.' });
+      expect(order).to.deep.equal(['healthz', 'diff']);
+    });
+
     it('responds 404 for an unknown revision or snippet, 406 for an Accept it cannot satisfy', async () => {
       await api().get(`/snippets/${id}/revisions/9/diff/`).expect(404);
       await api().get('/snippets/999999/revisions/1/diff/').expect(404);
