@@ -143,13 +143,14 @@ export function isSqlite(sequelize: Sequelize = database()): boolean {
  * statements (BEGIN ... COMMIT) are the only ones on it meanwhile. Sequelize's own transactions would not do: on a file
  * it opens a connection per transaction, a second writer contending with the first for the file's lock.
  */
-export async function holdWriter<T>(work: () => Promise<T>): Promise<T> {
+export async function holdWriter<T>(work: (writer: sqlite3.Database) => Promise<T>): Promise<T> {
   const gate = current?.writerGate;
   if (!gate) throw new Error('holdWriter(): not a SQLite database');
-  if (holdingWriter.getStore()) return work();
+  const writer = await writerConnection();
+  if (holdingWriter.getStore()) return work(writer);
   await gate.enter();
   try {
-    return await holdingWriter.run(true, work);
+    return await holdingWriter.run(true, () => work(writer));
   } finally {
     gate.leave();
   }

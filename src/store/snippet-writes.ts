@@ -1,5 +1,6 @@
 // Snippet writes: each save stores the row and its revision in one transaction (docs/api.md "History"); a write with
-// If-Match changes the row only while it is still at the revision the tag names, compared by the UPDATE itself.
+// If-Match changes the row only while it is still at the revision the tag names, judged on the row locked in that
+// transaction.
 import { Op } from 'sequelize';
 import { renderSnippet, Snippet } from '../models';
 import { ifMatchAllows } from '../preconditions';
@@ -30,9 +31,9 @@ const FOR_WRITE = `SELECT ${STORED_COLUMNS}, owner_id AS ownerId, revision FROM 
 const DEFAULTS = Object.fromEntries(fieldsOf(SNIPPET_TABLE).flatMap(([name, field]) => (isWritable(field) && field.default !== undefined ? [[name, field.default]] : [])));
 
 /**
- * How often an update runs again after another process saved the snippet between its read and its write. Each loss
- * means another save went through, so only a crowd of writers on one snippet gets here; it is then told, as after a
- * deadlock, to try again later.
+ * How often an update renders again because a field it leaves out was changed by another save meanwhile (its
+ * rendering then no longer matches the row): only a crowd of writers changing different fields of one snippet gets
+ * past a few.
  */
 const MAX_SAVE_TRIES = 20;
 
@@ -58,68 +59,70 @@ export async function createSnippet(fields: SnippetFields, ownerId: number): Pro
   });
 }
 
-/** The row as it is now, read inside the transaction (after an UPDATE or DELETE that found it at another revision). */
-async function currentRow(tx: Tx, id: number): Promise<StoredSnippet | null> {
-  const [row] = await tx.select<RawRow<StoredSnippet>>(FOR_WRITE, [id]);
+/** The row as it is now, read inside the transaction and locked until it ends. */
+async function lockedRow(tx: Tx, id: number): Promise<StoredSnippet | null> {
+  const [row] = await tx.selectForUpdate<RawRow<StoredSnippet>>(FOR_WRITE, [id]);
   return row ? withBooleans(row) : null;
 }
 
-/** Thrown when MAX_SAVE_TRIES are lost: a conflict, which the caller's retry and then a 503 handle as a deadlock. */
+/**
+ * Thrown when MAX_SAVE_TRIES renderings went stale: a conflict, which the caller's retry and then a 503 handle as a
+ * deadlock.
+ */
 function crowded(): Error {
-  return Object.assign(new Error('a snippet save lost to other saves too often'), { code: 'ER_LOCK_DEADLOCK' });
+  return Object.assign(new Error('a snippet save found its fields changed under it too often'), { code: 'ER_LOCK_DEADLOCK' });
 }
+
+type SaveOutcome = { saved: StoredSnippet } | { refused: WriteRefused } | { stale: StoredSnippet };
 
 /**
  * Saves `fields` over the stored snippet as a new revision: the fields left out keep their stored values, and
- * `highlighted` is rendered again (before the transaction: a rendering can take the whole highlighting deadline).
- * The UPDATE names the revision it starts from, so a save made meanwhile (by another process) is never overwritten
- * unseen: the write starts again from the row as it now is, and with If-Match is refused when the tag no longer matches.
+ * `highlighted` is rendered again, before the transaction (a rendering can take the whole highlighting deadline). In
+ * the transaction the row is read again and locked: If-Match is judged on it, the new revision is numbered from it,
+ * and the UPDATE names the revision it read, so a save made meanwhile by another process is never overwritten unseen.
+ * Should a field left out have changed meanwhile, the rendering is stale: it is made again from the row as it now is.
  */
 export async function updateSnippet(read: StoredSnippet, fields: SnippetWrite, ifMatch?: string): Promise<StoredSnippet | WriteRefused> {
-  let current = read;
+  let basis = read;
   let rendered: { key: string; html: string } | undefined;
   for (let tries = 1; tries <= MAX_SAVE_TRIES; tries++) {
-    if (!ifMatchAllows(ifMatch, current.revision)) return 'precondition';
-    const next = { ...savedFieldsOf(current), ...fields } as SavedFields;
+    if (!ifMatchAllows(ifMatch, basis.revision)) return 'precondition';
+    const next = { ...savedFieldsOf(basis), ...fields } as SavedFields;
     const key = JSON.stringify(next);
     if (rendered?.key !== key) rendered = { key, html: await renderSnippet(next) };
     const { html } = rendered;
-    const from = current;
-    const revision = from.revision + 1;
     const now = new Date();
-    const outcome = await writeTransaction(async (tx): Promise<{ saved: StoredSnippet } | { now: StoredSnippet | null }> => {
+    const outcome = await writeTransaction(async (tx): Promise<SaveOutcome> => {
+      const current = await lockedRow(tx, read.id);
+      if (!current) return { refused: ifMatch === undefined ? 'gone' : 'precondition' };
+      if (!ifMatchAllows(ifMatch, current.revision)) return { refused: 'precondition' };
+      if (JSON.stringify({ ...savedFieldsOf(current), ...fields }) !== key) return { stale: current };
+      const revision = current.revision + 1;
       const changed = await tx.change(
         `UPDATE snippets SET ${REVISION_FIELDS.map((f) => `${f} = ?`).join(', ')}, highlighted = ?, revision = ? WHERE id = ? AND revision = ?`,
-        [...REVISION_FIELDS.map((f) => next[f]), html, revision, from.id, from.revision],
+        [...REVISION_FIELDS.map((f) => next[f]), html, revision, current.id, current.revision],
       );
-      if (!changed) return { now: await currentRow(tx, from.id) };
-      await insertRevision(tx, from.id, revision, now, next);
-      return { saved: { ...from, ...next, revision } };
+      if (!changed) return { stale: current };
+      await insertRevision(tx, current.id, revision, now, next);
+      return { saved: { ...current, ...next, revision } };
     });
     if ('saved' in outcome) return outcome.saved;
-    if (!outcome.now) return ifMatch === undefined ? 'gone' : 'precondition';
-    current = outcome.now;
+    if ('refused' in outcome) return outcome.refused;
+    basis = outcome.stale;
   }
   throw crowded();
 }
 
 /** Deletes the snippet and, by the foreign key's cascade, its revisions; with If-Match only at a revision it names. */
 export async function deleteSnippet(read: StoredSnippet, ifMatch?: string): Promise<'deleted' | WriteRefused> {
-  if (ifMatch === undefined) {
-    const deleted = await writeTransaction((tx) => tx.change('DELETE FROM snippets WHERE id = ?', [read.id]));
-    return deleted ? 'deleted' : 'gone';
-  }
-  let current: StoredSnippet | null = read;
-  for (let tries = 1; tries <= MAX_SAVE_TRIES; tries++) {
-    if (!current || !ifMatchAllows(ifMatch, current.revision)) return 'precondition';
-    const from: StoredSnippet = current;
-    const outcome: { deleted: true } | { now: StoredSnippet | null } = await writeTransaction(async (tx) =>
-      (await tx.change('DELETE FROM snippets WHERE id = ? AND revision = ?', [from.id, from.revision])) ? { deleted: true } : { now: await currentRow(tx, from.id) },
-    );
-    if ('deleted' in outcome) return 'deleted';
-    current = outcome.now;
-  }
-  throw crowded();
+  if (!ifMatchAllows(ifMatch, read.revision)) return 'precondition';
+  return writeTransaction(async (tx) => {
+    const current = await lockedRow(tx, read.id);
+    if (!current) return ifMatch === undefined ? 'gone' : 'precondition';
+    if (!ifMatchAllows(ifMatch, current.revision)) return 'precondition';
+    await tx.change('DELETE FROM snippets WHERE id = ?', [current.id]);
+    return 'deleted';
+  });
 }
 
 /** The stored highlighted document, or undefined. */

@@ -1,64 +1,119 @@
 // One transaction of writes, on every engine: all its statements take effect together or none does (a kill -9 between
 // two of them leaves neither).
+import type sqlite3 from 'sqlite3';
 import { QueryTypes, type Transaction } from 'sequelize';
-import { database, holdWriter, isSqlite } from './database';
+import { beforeClose, database, holdWriter, isSqlite } from './database';
 
-/** The statements a transaction runs; `?` placeholders, values formatted by Sequelize as its models format them. */
+/** The statements a transaction runs, `?` placeholders bound to their values (never spliced into the SQL). */
 export interface Tx {
   /** An INSERT; its new row's auto-increment id. */
   insert(sql: string, params: readonly unknown[]): Promise<number>;
   /** An UPDATE or DELETE; how many rows it changed. */
   change(sql: string, params: readonly unknown[]): Promise<number>;
-  /** A SELECT, seeing the transaction's own writes. */
-  select<T extends object>(sql: string, params: readonly unknown[]): Promise<T[]>;
+  /** A SELECT of rows the transaction is about to change, locked until it ends (MySQL's FOR UPDATE; on SQLite the write lock covers it). */
+  selectForUpdate<T extends object>(sql: string, params: readonly unknown[]): Promise<T[]>;
 }
 
 /**
- * A time as the models store it, to the millisecond: Sequelize's own formatting of a Date in a raw statement drops
- * the milliseconds on MySQL. SQLite keeps the text, and its lists compare it as text: the same form as the models'.
+ * A time as the models store it, to the millisecond. SQLite keeps the text, and its lists compare it as text: the same
+ * form as the models'.
  */
 function storedTime(date: Date, sqlite: boolean): string {
   const utc = date.toISOString().replace('T', ' ').slice(0, 23);
   return sqlite ? `${utc} +00:00` : utc;
 }
 
-function txOf(transaction: Transaction | undefined): Tx {
+const bound = (params: readonly unknown[], sqlite: boolean) => params.map((p) => (p instanceof Date ? storedTime(p, sqlite) : p));
+
+/** MySQL/MariaDB: Sequelize's connection of the transaction, values as bind parameters (a prepared statement). */
+function mysqlTx(transaction: Transaction): Tx {
   const sequelize = database();
-  const sqlite = isSqlite(sequelize);
-  const options = (params: readonly unknown[]) => ({
-    replacements: params.map((p) => (p instanceof Date ? storedTime(p, sqlite) : p)),
-    ...(transaction ? { transaction } : {}),
-  });
+  const options = (params: readonly unknown[]) => ({ bind: bound(params, false), transaction });
+  // Sequelize's bind placeholders are $1, $2…
+  const numbered = (sql: string) => {
+    let n = 0;
+    return sql.replace(/\?/g, () => `$${++n}`);
+  };
   return {
     async insert(sql, params) {
-      const [id] = await sequelize.query(sql, { ...options(params), type: QueryTypes.INSERT });
+      const [id] = await sequelize.query(numbered(sql), { ...options(params), type: QueryTypes.INSERT });
       return Number(id);
     },
     async change(sql, params) {
-      return Number(await sequelize.query(sql, { ...options(params), type: QueryTypes.BULKUPDATE }));
+      return Number(await sequelize.query(numbered(sql), { ...options(params), type: QueryTypes.BULKUPDATE }));
     },
-    select: <T extends object>(sql: string, params: readonly unknown[]) => sequelize.query<T>(sql, { ...options(params), type: QueryTypes.SELECT }),
+    selectForUpdate: <T extends object>(sql: string, params: readonly unknown[]) =>
+      sequelize.query<T>(`${numbered(sql)} FOR UPDATE`, { ...options(params), type: QueryTypes.SELECT }),
   };
+}
+
+/** SQLite: statements prepared once per connection and kept, as the readers' SELECTs are (src/store/select.ts). */
+const prepared = new WeakMap<sqlite3.Database, Map<string, sqlite3.Statement>>();
+
+function statement(db: sqlite3.Database, sql: string): Promise<sqlite3.Statement> {
+  let cache = prepared.get(db);
+  if (!cache) prepared.set(db, (cache = new Map()));
+  const kept = cache.get(sql);
+  if (kept) return Promise.resolve(kept);
+  return new Promise((resolve, reject) => {
+    const stmt: sqlite3.Statement = db.prepare(sql, (err: Error | null) => {
+      if (err) return reject(err);
+      cache.set(sql, stmt);
+      resolve(stmt);
+    });
+  });
+}
+
+function sqliteTx(db: sqlite3.Database): Tx {
+  const run = async (sql: string, params: readonly unknown[]) => {
+    const stmt = await statement(db, sql);
+    return new Promise<{ lastID: number; changes: number }>((resolve, reject) =>
+      stmt.run(bound(params, true), function (this: sqlite3.RunResult, err: Error | null) {
+        if (err) reject(err);
+        else resolve({ lastID: this.lastID, changes: this.changes });
+      }),
+    );
+  };
+  return {
+    insert: async (sql, params) => (await run(sql, params)).lastID,
+    change: async (sql, params) => (await run(sql, params)).changes,
+    async selectForUpdate<T extends object>(sql: string, params: readonly unknown[]) {
+      const stmt = await statement(db, sql);
+      return new Promise<T[]>((resolve, reject) => stmt.all(bound(params, true), (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows))));
+    },
+  };
+}
+
+function exec(db: sqlite3.Database, sql: string): Promise<void> {
+  return new Promise((resolve, reject) => db.exec(sql, (err) => (err ? reject(err) : resolve())));
 }
 
 /**
  * Runs `work` in one transaction and commits it, or rolls it back when `work` throws. SQLite: on the process's one
- * writer connection, held throughout, opened with BEGIN IMMEDIATE so that the write lock is taken (or waited for, under
- * the busy timeout) at the start, never refused half-way. MySQL/MariaDB: a Sequelize transaction on a pooled connection.
+ * writer connection, held throughout (src/store/database.ts holdWriter), opened with BEGIN IMMEDIATE so that the write
+ * lock is taken (or waited for, under the busy timeout) at the start, never refused half-way. MySQL/MariaDB: a
+ * Sequelize transaction on a pooled connection.
  */
 export async function writeTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
   const sequelize = database();
-  if (!isSqlite(sequelize)) return sequelize.transaction((transaction) => work(txOf(transaction)));
-  return holdWriter(async () => {
-    await sequelize.query('BEGIN IMMEDIATE');
+  if (!isSqlite(sequelize)) return sequelize.transaction((transaction) => work(mysqlTx(transaction)));
+  return holdWriter(async (db) => {
+    await exec(db, 'BEGIN IMMEDIATE');
     try {
-      const result = await work(txOf(undefined));
-      await sequelize.query('COMMIT');
+      const result = await work(sqliteTx(db));
+      await exec(db, 'COMMIT');
       return result;
     } catch (err) {
       // A failed COMMIT leaves the transaction open too: the next writer must not find it.
-      await sequelize.query('ROLLBACK').catch(() => {});
+      await exec(db, 'ROLLBACK').catch(() => {});
       throw err;
     }
   });
 }
+
+// SQLite refuses to close a connection with statements still prepared on it.
+beforeClose(async (db) => {
+  const statements = [...(prepared.get(db)?.values() ?? [])];
+  prepared.delete(db);
+  await Promise.all(statements.map((stmt) => new Promise((resolve) => stmt.finalize(resolve))));
+});
