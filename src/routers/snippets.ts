@@ -1,4 +1,4 @@
-// Snippet procedures: list and get for anyone, create for the authenticated, update and delete for the owner.
+// Snippet procedures: list and get for anyone, create for the authenticated, update, delete and restore for the owner; the history (revisions.ts) for anyone.
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { allSnippets, InvalidCursor, snippetById, snippetPage, toSnippet } from '../store/snippets';

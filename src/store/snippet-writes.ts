@@ -75,12 +75,15 @@ function crowded(): Error {
 
 type SaveOutcome = { saved: StoredSnippet } | { refused: WriteRefused } | { stale: StoredSnippet };
 
+const UPDATE_SQL = `UPDATE snippets SET ${REVISION_FIELDS.map((f) => `${f} = ?`).join(', ')}, highlighted = ?, revision = ? WHERE id = ? AND revision = ?`;
+
 /**
  * Saves `fields` over the stored snippet as a new revision: the fields left out keep their stored values, and
- * `highlighted` is rendered again, before the transaction (a rendering can take the whole highlighting deadline). In
- * the transaction the row is read again and locked: If-Match is judged on it, the new revision is numbered from it,
- * and the UPDATE names the revision it read, so a save made meanwhile by another process is never overwritten unseen.
- * Should a field left out have changed meanwhile, the rendering is stale: it is made again from the row as it now is.
+ * `highlighted` is rendered again, before the transaction (a rendering can take the whole highlighting deadline).
+ * The UPDATE names the revision the save started from, so it is also the If-Match check, made by the database with
+ * the write itself. When another save came first (the UPDATE changes nothing), the row is read again, locked, inside
+ * the same transaction: If-Match is judged on it, and the save goes on top of it. Should a field left out have changed
+ * meanwhile, the rendering is stale: it is made again from the row as it now is.
  */
 export async function updateSnippet(read: StoredSnippet, fields: SnippetWrite, ifMatch?: string): Promise<StoredSnippet | WriteRefused> {
   let basis = read;
@@ -92,19 +95,20 @@ export async function updateSnippet(read: StoredSnippet, fields: SnippetWrite, i
     if (rendered?.key !== key) rendered = { key, html: await renderSnippet(next) };
     const { html } = rendered;
     const now = new Date();
+    const save = async (tx: Tx, from: StoredSnippet): Promise<boolean> => {
+      const revision = from.revision + 1;
+      if (!(await tx.change(UPDATE_SQL, [...REVISION_FIELDS.map((f) => next[f]), html, revision, from.id, from.revision]))) return false;
+      await insertRevision(tx, from.id, revision, now, next);
+      return true;
+    };
+    const from = basis;
     const outcome = await writeTransaction(async (tx): Promise<SaveOutcome> => {
-      const current = await lockedRow(tx, read.id);
+      if (await save(tx, from)) return { saved: { ...from, ...next, revision: from.revision + 1 } };
+      const current = await lockedRow(tx, from.id);
       if (!current) return { refused: ifMatch === undefined ? 'gone' : 'precondition' };
       if (!ifMatchAllows(ifMatch, current.revision)) return { refused: 'precondition' };
-      if (JSON.stringify({ ...savedFieldsOf(current), ...fields }) !== key) return { stale: current };
-      const revision = current.revision + 1;
-      const changed = await tx.change(
-        `UPDATE snippets SET ${REVISION_FIELDS.map((f) => `${f} = ?`).join(', ')}, highlighted = ?, revision = ? WHERE id = ? AND revision = ?`,
-        [...REVISION_FIELDS.map((f) => next[f]), html, revision, current.id, current.revision],
-      );
-      if (!changed) return { stale: current };
-      await insertRevision(tx, current.id, revision, now, next);
-      return { saved: { ...current, ...next, revision } };
+      if (JSON.stringify({ ...savedFieldsOf(current), ...fields }) !== key || !(await save(tx, current))) return { stale: current };
+      return { saved: { ...current, ...next, revision: current.revision + 1 } };
     });
     if ('saved' in outcome) return outcome.saved;
     if ('refused' in outcome) return outcome.refused;
