@@ -14,6 +14,8 @@ import { exitWith } from './exit-with';
 const PORT = 18706;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+/** Snippets the spread PUTs go to in turn. */
+const SPREAD = 100;
 /** Saves per fixture snippet for the growth figure. */
 const SAVES = 20;
 
@@ -47,11 +49,23 @@ async function main(): Promise<number> {
     await waitForHttp(`${base}/snippets/?limit=1`);
     const token = await apiToken(base, username, 'benchpass');
     const target = await post(`${base}/snippets/`, token, 'POST', { code: 'print(0)\n' });
+    // PUTs to one snippet wait for each other's row lock on MariaDB; PUTs to many in turn do not.
+    const spread: number[] = [];
+    for (let i = 0; i < SPREAD; i++) spread.push((await post(`${base}/snippets/`, token, 'POST', { code: `print(${i})\n` })).id);
+    let turn = 0;
     const body = JSON.stringify({ title: 'bench', code: 'print("hello")\n', language: 'python' });
     const headers = { 'Content-Type': 'application/json', Authorization: `Token ${token}` };
     const scenarios: Scenario[] = [
       { name: 'POST /snippets/ Token', url: `${base}/snippets/`, method: 'POST', headers, body },
       { name: 'PUT /snippets/<pk>/ Token', url: `${base}/snippets/${target.id}/`, method: 'PUT', headers, body },
+      {
+        name: `PUT /snippets/<pk>/ Token, ${SPREAD} snippets in turn`,
+        url: `${base}/snippets/${target.id}/`,
+        method: 'PUT',
+        headers,
+        body,
+        requests: [{ method: 'PUT', setupRequest: (req) => ({ ...req, path: `/snippets/${spread[turn++ % SPREAD]}/` }) }],
+      },
     ];
     const rows = [['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors']];
     for (const s of scenarios) {

@@ -1,7 +1,7 @@
 // One transaction of writes, on every engine: all its statements take effect together or none does (a kill -9 between
 // two of them leaves neither).
 import type sqlite3 from 'sqlite3';
-import { QueryTypes, type Transaction } from 'sequelize';
+import type { Connection, QueryError, ResultSetHeader } from 'mysql2';
 import { beforeClose, database, holdWriter, isSqlite } from './database';
 
 /** The statements a transaction runs, `?` placeholders bound to their values (never spliced into the SQL). */
@@ -25,25 +25,23 @@ function storedTime(date: Date, sqlite: boolean): string {
 
 const bound = (params: readonly unknown[], sqlite: boolean) => params.map((p) => (p instanceof Date ? storedTime(p, sqlite) : p));
 
-/** MySQL/MariaDB: Sequelize's connection of the transaction, values as bind parameters (a prepared statement). */
-function mysqlTx(transaction: Transaction): Tx {
-  const sequelize = database();
-  const options = (params: readonly unknown[]) => ({ bind: bound(params, false), transaction });
-  // Sequelize's bind placeholders are $1, $2…
-  const numbered = (sql: string) => {
-    let n = 0;
-    return sql.replace(/\?/g, () => `$${++n}`);
-  };
+/** A pooled mysql2 connection, its statements under DATABASE_TIMEOUT_MS (src/store/mysql-deadline.ts). */
+type MysqlConnection = Pick<Connection, 'query' | 'execute'>;
+
+function mysqlRun<T>(connection: MysqlConnection, sql: string, params?: readonly unknown[]): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const done = (err: QueryError | null, result: unknown) => (err ? reject(err) : resolve(result as T));
+    if (params) connection.execute(sql, bound(params, false) as never, done);
+    else connection.query(sql, done);
+  });
+}
+
+/** MySQL/MariaDB: prepared statements on one of Sequelize's pooled connections, used directly for the transaction. */
+function mysqlTx(connection: MysqlConnection): Tx {
   return {
-    async insert(sql, params) {
-      const [id] = await sequelize.query(numbered(sql), { ...options(params), type: QueryTypes.INSERT });
-      return Number(id);
-    },
-    async change(sql, params) {
-      return Number(await sequelize.query(numbered(sql), { ...options(params), type: QueryTypes.BULKUPDATE }));
-    },
-    selectForUpdate: <T extends object>(sql: string, params: readonly unknown[]) =>
-      sequelize.query<T>(`${numbered(sql)} FOR UPDATE`, { ...options(params), type: QueryTypes.SELECT }),
+    insert: async (sql, params) => (await mysqlRun<ResultSetHeader>(connection, sql, params)).insertId,
+    change: async (sql, params) => (await mysqlRun<ResultSetHeader>(connection, sql, params)).affectedRows,
+    selectForUpdate: <T extends object>(sql: string, params: readonly unknown[]) => mysqlRun<T[]>(connection, `${sql} FOR UPDATE`, params),
   };
 }
 
@@ -91,12 +89,29 @@ function exec(db: sqlite3.Database, sql: string): Promise<void> {
 /**
  * Runs `work` in one transaction and commits it, or rolls it back when `work` throws. SQLite: on the process's one
  * writer connection, held throughout (src/store/database.ts holdWriter), opened with BEGIN IMMEDIATE so that the write
- * lock is taken (or waited for, under the busy timeout) at the start, never refused half-way. MySQL/MariaDB: a
- * Sequelize transaction on a pooled connection.
+ * lock is taken (or waited for, under the busy timeout) at the start, never refused half-way. MySQL/MariaDB: on one
+ * of Sequelize's pooled connections.
  */
 export async function writeTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
   const sequelize = database();
-  if (!isSqlite(sequelize)) return sequelize.transaction((transaction) => work(mysqlTx(transaction)));
+  if (!isSqlite(sequelize)) {
+    // Sequelize's own transaction() costs four passes through its query machinery per save, the node process's CPU:
+    // its pooled connection is used directly instead, with the same deadlines.
+    const connection = (await sequelize.connectionManager.getConnection({ type: 'write' })) as unknown as MysqlConnection;
+    try {
+      await mysqlRun(connection, 'START TRANSACTION');
+      try {
+        const result = await work(mysqlTx(connection));
+        await mysqlRun(connection, 'COMMIT');
+        return result;
+      } catch (err) {
+        await mysqlRun(connection, 'ROLLBACK').catch(() => {});
+        throw err;
+      }
+    } finally {
+      sequelize.connectionManager.releaseConnection(connection as never);
+    }
+  }
   return holdWriter(async (db) => {
     await exec(db, 'BEGIN IMMEDIATE');
     try {

@@ -199,6 +199,20 @@ describe('/snippets/<pk>/revisions/', () => {
     });
   });
 
+  describe('OPTIONS', () => {
+    it('describes the history paths; restore lists no fields, even to the owner', async () => {
+      const list = await api().options(`/snippets/${id}/revisions/`).set(as('alice')).expect(200);
+      expect(list.body).to.include({ name: 'Snippet Revisions' });
+      expect(list.body).not.to.have.property('actions');
+      expect(list.headers.allow).to.equal('GET, HEAD, OPTIONS');
+      const diff = await api().options(`/snippets/${id}/revisions/1/diff/`).expect(200);
+      expect(diff.body).to.include({ name: 'Snippet Revision Diff' });
+      const restore = await api().options(`/snippets/${id}/revisions/1/restore/`).set(as('alice')).expect(200);
+      expect(restore.body).to.include({ name: 'Snippet Revision Restore' });
+      expect(restore.body).not.to.have.property('actions');
+    });
+  });
+
   describe('DELETE /snippets/<pk>/', () => {
     it('deletes the snippet\'s revisions with it', async () => {
       const other = await create({ code: 'kept' });
