@@ -302,6 +302,49 @@ const loginForm: Make = (rng, ctx) => {
   return { label: `login form${withCsrf ? '' : ', bad CSRF'}, ${[...fields.username].length}-char name`, req: { method: 'POST', path: '/api-auth/login/', headers: { ...body.headers, cookie: ctx.loginCookie }, body: body.body } };
 };
 
+/** A snippet's history (docs/api.md "History"): odd revision numbers, cursors and `from`s, and odd If-Match on the writes. */
+const history: Make = (rng, ctx) => {
+  const revisions = `${TARGET}revisions/`;
+  if (rng.chance(0.5)) {
+    const path = rng.pick([
+      `${revisions}?limit=abc`,
+      `${revisions}?limit=0`,
+      `${revisions}?cursor=${latin1(rng, 20).replace(/[^\x21-\x7e]/g, '%ff')}`,
+      `${revisions}?cursor=99999999999999999999`,
+      `${revisions}abc/`,
+      `${revisions}0/`,
+      `${revisions}-1/`,
+      `${revisions}99999999999999999999999/`,
+      `${revisions}1/diff/?from=abc`,
+      `${revisions}1/diff/?from=-1`,
+      `${revisions}1/diff/?from=1.5`,
+      `${revisions}1/diff/?from=99999999999999999999`,
+      `${revisions}2/diff/?from=${'9'.repeat(rng.int(1, 400))}`,
+      `${revisions}1/diff/?format=api`,
+      `${revisions}1/diff/?format=xml`,
+      '/snippets/99999999/revisions/',
+      '/snippets/99999999/revisions/1/diff/',
+      `/trpc/snippets.diff?input=${encodeURIComponent('{"id":"x","n":[1]}')}`,
+    ]);
+    const accept = rng.pick([undefined, 'text/x-diff', 'image/png', 'text/html', '*/*;q=0']);
+    return { label: `GET ${path.slice(0, 60)}${accept ? ` (Accept ${accept})` : ''}`, req: { method: rng.pick(['GET', 'HEAD']), path, headers: accept ? { accept } : ({} as Record<string, string>) } };
+  }
+  // Tags that never match (revisions count from 1; a weak tag never matches in If-Match), so the run's target stays.
+  const ifMatch = rng.pick(['"0"', 'W/"1"', '"', 'garbage', latin1(rng, 40), Array.from({ length: 800 }, (_, i) => `W/"${i}"`).join(', '), `"${'9'.repeat(5000)}"`]);
+  const write = rng.pick([
+    { method: 'PUT', path: TARGET, body: JSON.stringify({ code: 'never saved' }) },
+    { method: 'DELETE', path: TARGET, body: undefined },
+    { method: 'POST', path: `${revisions}1/restore/`, body: undefined },
+    { method: 'POST', path: `${revisions}abc/restore/`, body: undefined },
+    { method: 'POST', path: `${revisions}999999/restore/`, body: '{"ifMatch":"*"}' },
+    { method: 'POST', path: '/trpc/snippets.restore', body: JSON.stringify({ id: 'x', n: -1, ifMatch: 5 }) },
+  ]);
+  return {
+    label: `${write.method} ${write.path} If-Match ${ifMatch.slice(0, 20)}`,
+    req: { method: write.method, path: write.path, headers: { ...JSON_TYPE, ...token(ctx), 'if-match': ifMatch }, body: write.body },
+  };
+};
+
 /** Categories and their share of the run (out of 100). */
 const CATEGORIES: [string, number, Make][] = [
   ['valid create', 16, create],
@@ -317,6 +360,7 @@ const CATEGORIES: [string, number, Make][] = [
   ['oversized', 3, oversized],
   ['paths', 8, paths],
   ['login form', 3, loginForm],
+  ['history', 6, history],
 ];
 
 export function makeCase(rng: Rng, ctx: CaseContext, tag: string): Case {

@@ -1,4 +1,5 @@
-// A typed TypeScript client of the service over /trpc: create, list, update and delete a snippet (run: tsx examples/client.ts BASE USER:PASSWORD).
+// A typed TypeScript client of the service over /trpc: create, list, update, read the history, write conditionally,
+// diff, restore and delete a snippet (run: tsx examples/client.ts BASE USER:PASSWORD).
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import type { inferRouterOutputs } from '@trpc/server';
 // A type-only import: the client gets every procedure's input and output types, and none of the server's code.
@@ -30,6 +31,14 @@ export interface ExampleRun {
   /** Whether the list read after creating contains the new snippet. */
   listed: boolean;
   updated: Snippet;
+  /** The revision numbers after the update, newest first. */
+  revisions: number[];
+  /** The error code of an update sent with the ETag of revision 1 once revision 2 exists (PRECONDITION_FAILED). */
+  staleWrite: string;
+  /** The unified diff from revision 1 to 2. */
+  diff: string;
+  /** The snippet after restoring revision 1 (as revision 3). */
+  restored: Snippet;
   deletedId: number;
   /** The error code of reading the snippet after deleting it (NOT_FOUND), or FOUND if it is still there. */
   afterDelete: string;
@@ -51,6 +60,24 @@ export async function runExample(baseUrl: string, auth: Auth, log: (line: string
   const updated = await client.snippets.update.mutate({ id: created.id, code: 'print("hello, world")', linenos: true });
   log(`updated snippet ${updated.id}: ${JSON.stringify(updated)}`);
 
+  // Every save is a revision, newest first; its number is the ETag a conditional write names ("2").
+  const history = await client.snippets.revisions.query({ id: created.id });
+  const revisions = history.items.map((r) => r.revision);
+  log(`revisions: ${revisions.join(', ')}`);
+
+  // A write that names a revision no longer current is refused, and changes nothing (If-Match on REST).
+  const staleWrite = await client.snippets.update.mutate({ id: created.id, code: 'print("stale")', ifMatch: '"1"' }).then(
+    () => 'SAVED',
+    (err: unknown) => (err instanceof TRPCClientError ? String(err.data?.code) : Promise.reject(err)),
+  );
+  log(`an update naming revision 1: ${staleWrite}`);
+
+  const diff = await client.snippets.diff.query({ id: created.id, n: 2 });
+  log(`diff from revision 1 to 2:\n${diff}`);
+
+  const restored = await client.snippets.restore.mutate({ id: created.id, n: 1, ifMatch: `"${revisions[0]}"` });
+  log(`restored revision 1: ${JSON.stringify(restored)}`);
+
   await client.snippets.delete.mutate({ id: created.id });
   log(`deleted snippet ${created.id}`);
 
@@ -63,7 +90,7 @@ export async function runExample(baseUrl: string, auth: Auth, log: (line: string
   );
   log(`reading it again: ${afterDelete}`);
 
-  return { created, listed, updated, deletedId: created.id, afterDelete };
+  return { created, listed, updated, revisions, staleWrite, diff, restored, deletedId: created.id, afterDelete };
 }
 
 /** "CODE: message" for a failed call (the authentication chain answers /trpc in tRPC's error shape too). */

@@ -145,6 +145,8 @@ const EnvSchema = z.object({
   THROTTLE_LOGIN: z.string().default('10/minute').transform(unsetIfEmpty).pipe(rateValue),
   TRUST_PROXY: trustProxy,
   HIGHLIGHT_TIMEOUT_MS: integer(1, undefined, 2000),
+  /** How many revisions of each snippet are kept, the oldest dropped first; 0 (the default) keeps every one. */
+  SNIPPET_REVISIONS_KEEP: integer(0, undefined, 0),
   HIGHLIGHT_WORKERS: integer(1, undefined, Math.max(1, os.availableParallelism())),
   // Read by the CLI's createuser and changepassword only, so a password need not appear in argv.
   SNIPPETS_PASSWORD: z.string().optional(),

@@ -18,9 +18,18 @@ export interface Context {
    * the refusal rule answers an anonymous request 401 with it, 403 without (src/refusal.ts).
    */
   challenge?: string;
+  /**
+   * What a procedure tells its caller about the version it read or wrote beside its output: the snippet's revision,
+   * which the HTTP edge turns into the ETag (src/preconditions.ts). The caller passes the object and reads it after.
+   */
+  seen: Seen;
+}
+
+export interface Seen {
+  revision?: number;
 }
 
 /** The inner context, built directly by tests and by the outer (HTTP) context. */
 export function createContextInner(opts: Pick<Context, 'runtime'> & Partial<Context>): Context {
-  return { runtime: opts.runtime, user: opts.user ?? null, auth: opts.auth ?? null, log: opts.log ?? opts.runtime.log, challenge: opts.challenge };
+  return { runtime: opts.runtime, user: opts.user ?? null, auth: opts.auth ?? null, log: opts.log ?? opts.runtime.log, challenge: opts.challenge, seen: opts.seen ?? {} };
 }

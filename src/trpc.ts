@@ -9,12 +9,19 @@ import { unavailableDetail } from './store/errors';
 
 /**
  * What a procedure's `.meta` says of its REST route, beside trpc-to-openapi's `openapi` (path, method): the route's
- * name (`snippet-list`; links are built by it) and, for a list, that its output is a page, `{ items, next }`.
+ * name (`snippet-list`; links are built by it), for a list that its output is a page, `{ items, next }`, and how its
+ * answer differs from the method's usual one.
  */
 // A type, not an interface: tRPC's meta must be indexable.
 export type RouteMeta = {
   name?: string;
   paged?: boolean;
+  /** The success status when it is not the method's usual one (a POST that creates nothing answers 200, not 201). */
+  status?: number;
+  /** A write that takes no fields: no body is documented, and OPTIONS lists no fields for it. */
+  bodyless?: boolean;
+  /** The output is a text document of this media type, not JSON (a diff). */
+  text?: string;
 };
 
 /**

@@ -1,17 +1,19 @@
 // The outer tRPC context: the requester the authentication chain left on the request, copied into ctx; and the
-// server-side caller of the procedures as that requester (the REST facade and the pages call through it).
+// server-side caller of the procedures as that requester (the pages call through it).
 import type { Request } from 'express';
-import { createContextInner, type Context } from '../../src/context';
+import { createContextInner, type Context, type Seen } from '../../src/context';
 import { appRouter } from '../../src/routers';
 import { createCallerFactory } from '../../src/trpc';
 
 const createCaller = createCallerFactory(appRouter);
 
-export function requestContext(req: Pick<Request, 'requester' | 'log' | 'app' | 'res'>): Context {
-  return createContextInner({ runtime: req.app.locals.runtime, user: req.requester.user, auth: req.requester.auth, log: req.log, challenge: req.res?.locals.challenge });
+type ContextSource = Pick<Request, 'requester' | 'log' | 'app' | 'res'>;
+
+export function requestContext(req: ContextSource, seen: Seen = {}): Context {
+  return createContextInner({ runtime: req.app.locals.runtime, user: req.requester.user, auth: req.requester.auth, log: req.log, challenge: req.res?.locals.challenge, seen });
 }
 
-/** The procedures, called as the request's requester. */
-export function callerFor(req: Pick<Request, 'requester' | 'log' | 'app' | 'res'>) {
-  return createCaller(requestContext(req));
+/** The procedures, called as the request's requester; what they saw (a revision) is left in `seen`. */
+export function callerFor(req: ContextSource, seen: Seen = {}) {
+  return createCaller(requestContext(req, seen));
 }

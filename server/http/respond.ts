@@ -10,14 +10,15 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Ends the response with a text body, as Express's `res.send` would, in fewer steps (it is on every answer):
- * `Content-Length`, a weak `ETag` on a successful GET or HEAD and 304 when `If-None-Match` matches it, no body for
+ * `Content-Length`, an `ETag` (weak, of the body, unless one is set already) on a successful GET or HEAD and 304 when `If-None-Match` matches it, no body for
  * HEAD. The body goes to `end()` as a string, so Node writes the head and the body in one syscall.
  */
 export function sendText(res: Response, status: number, contentType: string, body: string): void {
   const { method, headers } = res.req;
   res.statusCode = status;
   if ((method === 'GET' || method === 'HEAD') && status >= 200 && status < 300) {
-    const tag = etag(body, { weak: true });
+    // A validator set by the caller (a snippet's revision, strong) is kept; otherwise one of the body's bytes.
+    const tag = (res.getHeader('ETag') as string | undefined) ?? etag(body, { weak: true });
     res.setHeader('ETag', tag);
     if (fresh(headers, { etag: tag })) {
       res.statusCode = 304;

@@ -61,8 +61,10 @@ export function errorResponses(challenge: string | undefined): Record<number, Re
       content: json(ref('Error'), { detail: 'Method "PATCH" not allowed.' }),
     },
     406: detail('The Accept header allows neither JSON nor the browsable HTML page.', 'Could not satisfy the request Accept header.'),
+    412: detail('If-Match names no current version of the snippet: it changed meanwhile (or is gone). Nothing was changed.', 'The snippet has changed since the version named in If-Match.'),
     413: detail('The request body is larger than the service reads.', 'Request body is too large.'),
     415: detail('The body is not JSON, form-urlencoded or multipart/form-data.', 'Unsupported media type "text/plain" in request.'),
+    422: detail('The two revisions differ too much to be diffed within the highlighting deadline.', 'These revisions differ too much to be diffed within the deadline; diff two revisions closer to each other.'),
     429: {
       description: "Throttled: too many requests for the requester's rate, or too many failed password checks. `wait` is Retry-After's seconds.",
       headers: { 'Retry-After': RETRY_AFTER },

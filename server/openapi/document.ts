@@ -5,6 +5,7 @@ import { appRouter } from '../../src/routers';
 import { routesOf } from '../rest/routes';
 import { Snippet } from '../../src/schemas/snippet';
 import { User } from '../../src/schemas/user';
+import { Revision } from '../../src/schemas/revision';
 import { ERROR_SCHEMAS, errorResponseName, errorResponses } from './components';
 import { BODY_SCHEMA, generatedWriteBody, servedPaths } from './paths';
 import { firstChallenge, securitySchemes, type SecurityOptions } from './security';
@@ -35,7 +36,7 @@ export function buildOpenApiDocument(options: SecurityOptions = DEFAULT_SECURITY
     version: '1',
     baseUrl: '/',
     // Registered here so the operations reference them instead of repeating them inline.
-    defs: { Snippet, User },
+    defs: { Snippet, User, Revision },
   });
   // The generator's error.* schemas are tRPC's {message, code, issues}, which the REST facade never sends.
   const generatedSchemas = Object.fromEntries(Object.entries(generated.components?.schemas ?? {}).filter(([name]) => !name.startsWith('error.')));

@@ -28,6 +28,35 @@ export const ID_PARAMETER: ParameterObject = {
   schema: { type: 'integer', minimum: 0, pattern: '^[0-9]+$' },
 };
 
+/** A revision's number in a path: digits, like the id. */
+export const N_PARAMETER: ParameterObject = {
+  name: 'n',
+  in: 'path',
+  required: true,
+  description: 'The revision number: one or more digits, counted from 1.',
+  schema: { type: 'integer', minimum: 1, pattern: '^[0-9]+$' },
+};
+
+/** The procedures' `ifMatch` input is the If-Match header on REST (server/rest/facade.ts), never a body or query field. */
+const IF_MATCH_FIELD = 'ifMatch';
+
+const IF_MATCH_PARAMETER: ParameterObject = {
+  name: 'If-Match',
+  in: 'header',
+  required: false,
+  description:
+    'Write only if the snippet is still at this version (RFC 9110 §13.1.1): one or several ETags of `GET /snippets/{id}/`, ' +
+    'or `*`. A weak tag never matches. Otherwise 412 and nothing changes.',
+  schema: { type: 'string', example: '"3"' },
+};
+
+const ETAG_HEADER = {
+  ETag: {
+    description: 'The snippet\'s revision as a strong entity tag (`"3"`), for If-Match on a later write and If-None-Match on a later read.',
+    schema: { type: 'string' as const },
+  },
+};
+
 const LINK_HEADER = {
   Link: {
     description: 'With `?limit=`, the next page when there is one: `<url>; rel="next"` (RFC 8288).',
@@ -54,11 +83,14 @@ function generatedOperation(paths: PathsObject, procedure: string): Generated {
 }
 
 
-/** The generated JSON schema of a write's body. */
+/** The generated JSON schema of a write's body, without the If-Match input (a header on REST). */
 function generatedBodySchema(operation: OperationObject): SchemaObject | undefined {
   const body = operation.requestBody;
   if (!body || isReference(body)) return undefined;
-  return body.content['application/json']?.schema as SchemaObject | undefined;
+  const schema = body.content['application/json']?.schema as SchemaObject | undefined;
+  if (!schema?.properties?.[IF_MATCH_FIELD]) return schema;
+  const { [IF_MATCH_FIELD]: _ifMatch, ...properties } = schema.properties;
+  return { ...schema, properties };
 }
 
 /** The body schema every routed write shares, checked to be one shape so documenting it once under BODY_SCHEMA stays true. */
@@ -66,7 +98,7 @@ export function generatedWriteBody(routes: readonly Route[], generated: PathsObj
   const schemas = routes.flatMap((route) =>
     (['POST', 'PUT'] as const).flatMap((method) => {
       const procedure = route.procedures[method];
-      return procedure ? [generatedBodySchema(generatedOperation(generated, procedure.path).operation)] : [];
+      return procedure && !procedure.bodyless ? [generatedBodySchema(generatedOperation(generated, procedure.path).operation)] : [];
     }),
   );
   const [first] = schemas;
@@ -82,10 +114,12 @@ function requestBody(): RequestBodyObject {
   return { required: true, content: Object.fromEntries(PARSED_MEDIA_TYPES.map((type) => [type, { schema }])) };
 }
 
-function successResponse(status: number, generated: ResponseObject | ReferenceObject | undefined, paged: boolean): ResponseObject {
+function successResponse(status: number, generated: ResponseObject | ReferenceObject | undefined, procedure: RoutedProcedure): ResponseObject {
+  const { paged } = procedure;
   const description = generated && !isReference(generated) ? generated.description : 'Successful response';
   // A 204 has no body and no Content-Type (server/http/respond.ts sendNoContent).
   if (status === 204) return { description };
+  if (procedure.text) return { description, content: { [procedure.text.split(';')[0]!]: { schema: { type: 'string' } } } };
   const response: ResponseObject = { ...(generated as ResponseObject), description };
   if (!paged) return response;
   // A paged procedure returns `{ items, next }`: the body is the items, the next page a Link header.
@@ -96,8 +130,11 @@ function successResponse(status: number, generated: ResponseObject | ReferenceOb
 }
 
 /** The refusals that can happen to this operation, in status order. */
-function errorStatuses(path: string, method: Method, queryParameters: number, options: SecurityOptions): number[] {
+function errorStatuses(path: string, method: Method, procedure: RoutedProcedure, queryParameters: number, options: SecurityOptions): number[] {
   const statuses = new Set([403, 406, 429, 503]);
+  if (conditional(path, method)) statuses.add(412);
+  // A diff that cannot be computed within the highlighting deadline.
+  if (procedure.text) statuses.add(422);
   if (firstChallenge(options)) statuses.add(401);
   if (method === 'POST' || method === 'PUT') [400, 413, 415].forEach((s) => statuses.add(s));
   if (path.includes('{id}')) statuses.add(404);
@@ -106,20 +143,30 @@ function errorStatuses(path: string, method: Method, queryParameters: number, op
   return [...statuses].sort((a, b) => a - b);
 }
 
+/** The writes to one snippet (PUT, DELETE, a restore) take If-Match. */
+const conditional = (path: string, method: Method) => method !== 'GET' && path.includes('{id}');
+
 function servedOperation(route: Route, method: Method, procedure: RoutedProcedure, generated: OperationObject, options: SecurityOptions): OperationObject {
   const path = route.template;
   const { responses, parameters = [], requestBody: _generatedBody, security: _generatedSecurity, ...rest } = generated;
-  const query = parameters.filter((p) => !isReference(p) && p.in === 'query');
-  const success = SUCCESS_STATUS[method] ?? 200;
+  const query = parameters.filter((p) => !isReference(p) && p.in === 'query' && p.name !== IF_MATCH_FIELD);
+  const success = procedure.status ?? SUCCESS_STATUS[method] ?? 200;
   const out: ResponsesObject = {
-    [success]: successResponse(success, (responses as ResponsesObject)['200'], procedure.paged),
+    [success]: successResponse(success, (responses as ResponsesObject)['200'], procedure),
   };
-  for (const status of errorStatuses(path, method, query.length, options)) out[status] = errorResponse(status);
+  // A snippet read or restored names its revision (server/rest/outcome.ts).
+  if ((route.name === 'snippet-detail' && method === 'GET') || route.name === 'snippet-revision-restore') out[success].headers = ETAG_HEADER;
+  for (const status of errorStatuses(path, method, procedure, query.length, options)) out[status] = errorResponse(status);
   const isWrite = method !== 'GET';
   return {
     ...rest,
-    parameters: [...(path.includes('{id}') ? [ID_PARAMETER] : []), ...query],
-    ...(method === 'POST' || method === 'PUT' ? { requestBody: requestBody() } : {}),
+    parameters: [
+      ...(path.includes('{id}') ? [ID_PARAMETER] : []),
+      ...(path.includes('{n}') ? [N_PARAMETER] : []),
+      ...query,
+      ...(conditional(path, method) ? [IF_MATCH_PARAMETER] : []),
+    ],
+    ...((method === 'POST' || method === 'PUT') && !procedure.bodyless ? { requestBody: requestBody() } : {}),
     security: isWrite && route.authenticatedOrReadOnly ? writeSecurity(options) : readSecurity(options),
     responses: out,
   };

@@ -2,14 +2,18 @@
 import type { Request } from 'express';
 import { TRPCError } from '@trpc/server';
 import { requestContext } from '../auth/context';
+import type { Seen } from '../../src/context';
 import type { RoutedProcedure } from './routes';
 
-export type Outcome = { ok: true; data: unknown } | { ok: false; error: TRPCError };
+/** `revision`: the snippet revision the procedure read or wrote, when it says (the ETag). */
+export type Outcome = { ok: true; data: unknown; revision?: number } | { ok: false; error: TRPCError };
 
 /** The procedure's result, or the TRPCError it ended with (validation, not found, forbidden…); anything else is thrown. */
 export async function callProcedure(req: Request, procedure: Pick<RoutedProcedure, 'call'>, input: unknown): Promise<Outcome> {
   try {
-    return { ok: true, data: await procedure.call(requestContext(req), input) };
+    const seen: Seen = {};
+    const data = await procedure.call(requestContext(req, seen), input);
+    return { ok: true, data, revision: seen.revision };
   } catch (err) {
     if (err instanceof TRPCError) return { ok: false, error: err };
     throw err;

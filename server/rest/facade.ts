@@ -12,6 +12,7 @@ import { metadata } from './metadata';
 import { writeOutcome, type Page } from './outcome';
 import { allowedMethods, matchRoute, type Method, type Route } from './routes';
 import { BATCH, streamList } from './stream-list';
+import { textFormat } from './text-format';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Snippets per browsable page when the URL gives no `limit`: a screen or two, the create form above them. */
@@ -20,9 +21,17 @@ const BROWSABLE_LIMIT = 20;
 async function writableActions(req: Request, route: Route, params: Record<string, string>): Promise<('POST' | 'PUT')[]> {
   const user = req.requester.user;
   if (!user) return [];
-  if (route.procedures.POST) return ['POST'];
+  if (route.procedures.POST && !route.procedures.POST.bodyless) return ['POST'];
   if (route.procedures.PUT && params.id && (await callerFor(req).snippets.writable({ id: Number(params.id) }))) return ['PUT'];
   return [];
+}
+
+/**
+ * The request's preconditions as the writes take them: the If-Match header (RFC 9110 §13.1.1), or nothing. It comes
+ * last, so that a body or query field of the same name is never taken for it.
+ */
+function preconditions(req: Request): { ifMatch: string | undefined } {
+  return { ifMatch: req.headers['if-match'] };
 }
 
 /** The query string as a procedure's input: each key once, its last value (as Django's QueryDict reads it). */
@@ -38,6 +47,8 @@ export function restFacade(routes: readonly Route[]): RequestHandler {
     res.locals.route = { name: route.name, viewName: route.viewName };
     res.setHeader('Allow', allowedMethods(route).join(', '));
     try {
+      const text = route.procedures.GET?.text;
+      if (text) res.locals.format = textFormat(req, text);
       if (!res.locals.format) throw notAcceptable(res);
       if (req.method === 'OPTIONS') return sendJson(res, 200, metadata(route, await writableActions(req, route, params)));
       // Permission before the method check, as DRF: an anonymous POST to /snippets/1/ is refused, not 405.
@@ -48,9 +59,11 @@ export function restFacade(routes: readonly Route[]): RequestHandler {
       const procedure = route.procedures[method];
       if (!procedure) throw methodNotAllowed(req.method, allowedMethods(route));
       if (method === 'POST' || method === 'PUT') {
-        return writeOutcome(res, method, procedure, await callProcedure(req, procedure, { ...(await readBody(req, res)), ...params }));
+        return writeOutcome(res, method, procedure, await callProcedure(req, procedure, { ...(await readBody(req, res)), ...params, ...preconditions(req) }));
       }
-      const query = procedure.voidInput ? undefined : { ...queryOf(req), ...params };
+      const query: Record<string, string | undefined> | undefined = procedure.voidInput
+        ? undefined
+        : { ...queryOf(req), ...params, ...(method === 'DELETE' ? preconditions(req) : {}) };
       // The browsable page shows a list a page at a time, with Previous and Next links; JSON keeps the whole array.
       if (procedure.paged && res.locals.format === 'html' && query) {
         query.limit ??= String(BROWSABLE_LIMIT);
@@ -58,7 +71,11 @@ export function restFacade(routes: readonly Route[]): RequestHandler {
       }
       // A list asked for whole, in JSON, is streamed page by page: its memory stays flat however long it is.
       if (procedure.paged && res.locals.format === 'json' && query?.limit === undefined) {
+        // The first page is read before anything is sent: a refusal there (no such snippet) is answered as one.
+        const first = await callProcedure(req, procedure, { ...query, limit: BATCH });
+        if (!first.ok) return writeOutcome(res, method, procedure, first);
         return await streamList(res, async (cursor) => {
+          if (cursor === undefined) return first.data as Page;
           const outcome = await callProcedure(req, procedure, { ...query, limit: BATCH, cursor });
           if (!outcome.ok) throw outcome.error;
           return outcome.data as Page;

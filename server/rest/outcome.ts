@@ -1,7 +1,8 @@
 // Translates a procedure's outcome into the REST answer: success statuses, Link; a refusal by the one rule.
 import type { Response } from 'express';
 import { refuse } from '../http/refuse';
-import { sendJson, sendNoContent } from '../http/respond';
+import { sendJson, sendNoContent, sendText } from '../http/respond';
+import { etagOf } from '../../src/preconditions';
 import type { Outcome } from './call';
 import type { RoutedProcedure } from './routes';
 
@@ -24,8 +25,13 @@ function nextLink(res: Response, cursor: string): string {
 
 export function writeOutcome(res: Response, method: string, procedure: RoutedProcedure, outcome: Outcome): void {
   if (outcome.ok) {
-    const status = SUCCESS_STATUS[method] ?? 200;
+    const status = procedure.status ?? SUCCESS_STATUS[method] ?? 200;
     if (status === 204) return sendNoContent(res);
+    // A text answer (a diff) as it is; for a browser, on the browsable page.
+    if (procedure.text) return res.locals.format === 'html' ? sendJson(res, status, outcome.data) : sendText(res, status, procedure.text, outcome.data as string);
+    // The JSON representation of a snippet read or restored names its revision (src/preconditions.ts); the browsable
+    // page, another representation, keeps a validator of its own bytes.
+    if (outcome.revision !== undefined && res.locals.format === 'json') res.setHeader('ETag', etagOf(outcome.revision));
     if (!procedure.paged) return sendJson(res, status, outcome.data);
     const page = outcome.data as Page;
     if (page.next) res.set('Link', nextLink(res, page.next));

@@ -22,6 +22,12 @@ export interface RoutedProcedure {
   voidInput: boolean;
   /** A write for the authenticated only (`openapi.protect`). */
   protect: boolean;
+  /** The success status when not the method's usual one (`.meta` status). */
+  status?: number;
+  /** A write that takes no fields (`.meta` bodyless). */
+  bodyless: boolean;
+  /** The media type of a text output (`.meta` text), answered as it is rather than as JSON. */
+  text?: string;
 }
 
 export interface Route {
@@ -53,7 +59,7 @@ export function routesOf(router: OpenApiRouter): Route[] {
     if (route.name !== name) throw new Error(`procedure ${path}: ${template} is named ${route.name} by another procedure, not ${name}`);
     if (!METHODS.includes(method as Method)) throw new Error(`procedure ${path}: method ${method} is not served`);
     const voidInput = instanceofZodTypeLikeVoid(unwrapZodType(getInputOutputParsers(procedure).inputParser, true));
-    route.procedures[method as Method] = { path, call: callOf(path, type, procedure), paged: meta.paged === true, voidInput, protect };
+    route.procedures[method as Method] = { path, call: callOf(path, type, procedure), paged: meta.paged === true, voidInput, protect, status: meta.status, bodyless: meta.bodyless === true, text: meta.text };
     route.authenticatedOrReadOnly ||= protect;
     byPath.set(template, route);
   });

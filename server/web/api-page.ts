@@ -9,6 +9,7 @@ import { html, type Html } from './html';
 import { jsonView, type LinkContext } from './json-view';
 import { layout } from './layout';
 import { pager } from './pager';
+import { diffView, revisionsSection } from './history';
 import { deleteForm, snippetForm, submittedValues, type FieldErrors } from './snippet-form';
 
 const SHOWN_HEADERS = ['allow', 'content-type', 'link', 'vary', 'www-authenticate', 'retry-after', 'location'];
@@ -25,6 +26,7 @@ function ownersIn(body: unknown): string[] {
 function breadcrumbs(reverse: Urls['reverse'], routeName: string | undefined, viewName: string): Html {
   const crumbs: Html[] = [html`<a href="${reverse('api-root')}">Api Root</a>`];
   if (routeName === 'snippet-detail') crumbs.push(html`<a href="${reverse('snippet-list')}">Snippet List</a>`);
+  if (routeName?.startsWith('snippet-revision')) crumbs.push(html`<a href="${reverse('snippet-list')}">Snippet List</a>`);
   if (routeName === 'user-detail') crumbs.push(html`<a href="${reverse('user-list')}">User List</a>`);
   if (routeName !== 'api-root') crumbs.push(html`<span>${viewName}</span>`);
   return html`<nav class="breadcrumbs">${crumbs.map((c, i) => html`${i ? ' / ' : ''}${c}`)}</nav>`;
@@ -36,7 +38,8 @@ function extraLinks(reverse: Urls['reverse'], routeName: string | undefined, bod
   }
   if (routeName !== 'snippet-detail' || !isSnippet(body)) return html``;
   return html`<p class="views"><a id="highlight-link" href="${reverse('snippet-highlight', { id: body.id })}">Highlighted</a>
- · <a id="raw-link" href="${reverse('snippet-raw', { id: body.id })}">Raw</a></p>`;
+ · <a id="raw-link" href="${reverse('snippet-raw', { id: body.id })}">Raw</a>
+ · <a id="history-link" href="${reverse('snippet-revisions', { id: body.id })}">History</a></p>`;
 }
 
 /** A POST refused with a field map: what was sent and the messages, so the form shows them again (DRF keeps the input). */
@@ -81,11 +84,13 @@ export async function renderApiPage(req: Request, res: Response, status: number,
     urls: registry,
   };
   const headers = SHOWN_HEADERS.flatMap((name) => {
-    const value = name === 'content-type' ? 'application/json' : res.getHeader(name);
+    const value = name === 'content-type' ? (routeName === 'snippet-revision-diff' && typeof body === 'string' ? 'text/x-diff' : 'application/json') : res.getHeader(name);
     return value === undefined ? [] : [html`<b>${name.replace(/(^|-)\w/g, (s) => s.toUpperCase())}:</b> ${String(value)}\n`];
   });
   const pages = await pager(req, res, status);
   const formSection = await forms(req, res, reverse, routeName, status, body);
+  const history = routeName === 'snippet-revisions' ? await revisionsSection(req, res, reverse, status, body) : html``;
+  const shown = routeName === 'snippet-revision-diff' && typeof body === 'string' ? await diffView(req, body) : html`<pre class="json">${jsonView(body, ctx)}</pre>`;
   // The list's create form comes first: below a page of snippets a visitor would scroll to find it.
   const formFirst = routeName === 'snippet-list';
   const content = html`${breadcrumbs(reverse, routeName, viewName)}
@@ -95,7 +100,8 @@ ${formFirst ? formSection : ''}
 <div class="request"><b>${req.method}</b> ${req.originalUrl}</div>
 ${pages}
 <div class="response" id="response"><pre class="headers"><b>HTTP ${status} ${STATUS_CODES[status] ?? ''}</b>
-${headers}</pre><pre class="json">${jsonView(body, ctx)}</pre></div>
+${headers}</pre>${shown}</div>
+${history}
 ${pages}
 ${formFirst ? '' : formSection}`;
   return layout(req, res, viewName, content);

@@ -16,7 +16,8 @@ function hrefAt(req: Request, cursor: string | undefined): string {
 export async function pager(req: Request, res: Response, status: number): Promise<Html> {
   const page = res.locals.listPage;
   if (!page || status !== 200) return html``;
-  const previous = page.cursor ? await callerFor(req).snippets.previousPage({ limit: page.limit, cursor: page.cursor }) : undefined;
+  // Previous is read back from the snippet list's keys; other lists (revisions) link forward only.
+  const previous = page.cursor && res.locals.route?.name === 'snippet-list' ? await callerFor(req).snippets.previousPage({ limit: page.limit, cursor: page.cursor }) : undefined;
   const { next } = page;
   if (!next && !previous) return html``;
   return html`<nav class="pager">${previous ? html`<a class="previous" rel="prev" href="${hrefAt(req, previous.cursor)}">← Previous</a>` : ''}${

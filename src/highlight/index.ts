@@ -20,6 +20,16 @@ export class Highlighter {
     return html === null ? renderPlain(input) : buildDocument(input, html);
   }
 
+  /** highlight.js's HTML for `code` in a language; null past the deadline. */
+  highlight(code: string, language: string): Promise<string | null> {
+    return this.pool.highlight(code, language);
+  }
+
+  /** A unified diff, made in the pool under the deadline (jsdiff can take minutes on two long, unlike codes); null past it. */
+  diff(job: Parameters<HighlightPool['diff']>[0]): Promise<string | null> {
+    return this.pool.diff(job);
+  }
+
   close(): Promise<void> {
     return this.pool.close();
   }

@@ -2,7 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { Done, Job } from './worker';
+import type { DiffJob, Done, Job } from './worker';
 
 interface Pending {
   job: Job;
@@ -32,8 +32,17 @@ export class HighlightPool {
   ) {}
 
   highlight(code: string, language: string): Promise<string | null> {
+    return this.run({ code, language });
+  }
+
+  /** A unified diff, under the same deadline as a rendering; null past it. */
+  diff(job: Omit<DiffJob, 'timeoutMs'>): Promise<string | null> {
+    return this.run({ code: '', language: '', diff: { ...job, timeoutMs: this.timeoutMs } });
+  }
+
+  private run(job: Omit<Job, 'id'>): Promise<string | null> {
     return new Promise((resolve) => {
-      this.queue.push({ job: { id: this.nextId++, code, language }, resolve, deadline: Date.now() + this.timeoutMs });
+      this.queue.push({ job: { id: this.nextId++, ...job }, resolve, deadline: Date.now() + this.timeoutMs });
       this.dispatch();
     });
   }

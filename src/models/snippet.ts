@@ -25,6 +25,20 @@ export class Snippet extends Model<InferAttributes<Snippet>, InferCreationAttrib
   declare owner?: NonAttribute<User>;
 }
 
+/** The stored fields `highlighted` is rendered from. */
+export type RenderedFields = Pick<Snippet, 'code' | 'language' | 'style' | 'title' | 'linenos'>;
+
+/**
+ * `highlighted` for a snippet's fields, by the model's own beforeSave hook: the writes that store a revision with the
+ * row in one transaction of their own (src/store/snippet-writes.ts) render through the same hook as every save.
+ */
+export async function renderedByHook(model: typeof Snippet, fields: RenderedFields): Promise<string> {
+  const snippet = model.build({ code: fields.code, language: fields.language, style: fields.style, title: fields.title, linenos: fields.linenos });
+  // Hooks.runHooks is Sequelize's own way of running a model's hooks (lib/hooks.js); its typings leave it out.
+  await (model as unknown as { runHooks(name: 'beforeSave', instance: Snippet, options: object): Promise<void> }).runHooks('beforeSave', snippet, {});
+  return snippet.highlighted;
+}
+
 /** A Snippet class bound to `sequelize`, whose hook renders with `highlighter`. */
 export function defineSnippet(sequelize: Sequelize, highlighter: Highlighter): typeof Snippet {
   const Bound = class extends Snippet {};

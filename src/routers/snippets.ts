@@ -1,9 +1,13 @@
-// Snippet procedures: list and get for anyone, create for the authenticated, update and delete for the owner.
+// Snippet procedures: list and get for anyone, create for the authenticated, update, delete and restore for the owner; the history (revisions.ts) for anyone.
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { allSnippets, InvalidCursor, previousCursor, snippetById, snippetPage, toSnippet } from '../store/snippets';
-import { createSnippet, deleteSnippet, highlightedOf, snippetForWrite, updateSnippet } from '../store/snippet-writes';
+import { createSnippet, deleteSnippet, highlightedOf, snippetForWrite, updateSnippet, type WriteRefused } from '../store/snippet-writes';
 import { notFound } from '../errors';
+import { preconditionFailed } from '../preconditions';
+import { IfMatch, RevisionId } from '../schemas/revision';
+import { revisionOf } from '../store/revisions';
+import { revisionProcedures } from './revisions';
 import { assertOwner, mayWriteSnippet } from '../permissions';
 import { PreviousPage, PreviousPageQuery, Snippet, SnippetFields, SnippetId, SnippetListQuery, SnippetPage, SnippetUpdate } from '../schemas/snippet';
 import { retryConflicts } from '../store/retry';
@@ -42,7 +46,12 @@ export const snippetsRouter = router({
     .meta({ name: 'snippet-detail', openapi: { method: 'GET', path: '/snippets/{id}/', tags: TAGS, summary: 'Get a snippet' } })
     .input(SnippetId)
     .output(Snippet)
-    .query(async ({ ctx, input }) => (await snippetById(ctx.runtime.store, input.id)) ?? Promise.reject(notFound())),
+    .query(async ({ ctx, input }) => {
+      const found = await snippetById(ctx.runtime.store, input.id);
+      if (!found) throw notFound();
+      ctx.seen.revision = found.revision;
+      return found.snippet;
+    }),
 
   /** The stored highlighted document (the highlight view; not a REST path of the spec). */
   highlighted: publicProcedure
@@ -65,7 +74,7 @@ export const snippetsRouter = router({
       }
     }),
 
-  /** Whether the requester may change the snippet (OPTIONS' actions; not a REST path): false when it does not exist. */
+  /** Whether the requester may change the snippet (OPTIONS' actions, the pages' forms; not a REST path): false when it does not exist. */
   writable: publicProcedure
     .input(SnippetId)
     .output(z.boolean())
@@ -78,27 +87,55 @@ export const snippetsRouter = router({
     .mutation(async ({ ctx, input }) => {
       // The owner always comes from the context, never from input.
       const row = await retrying(ctx, 'create', () => createSnippet(ctx.runtime.store, definedOnly(input), ctx.user.id));
-      return toSnippet({ ...row.get(), owner: ctx.user.username });
+      return toSnippet({ ...row, owner: ctx.user.username });
     }),
 
   update: ownSnippetProcedure
     .meta({ name: 'snippet-detail', openapi: { method: 'PUT', path: '/snippets/{id}/', tags: TAGS, summary: 'Replace a snippet (owner only)', protect: true } })
-    .input(SnippetUpdate)
+    .input(SnippetUpdate.extend(IfMatch.shape))
     .output(Snippet)
     .mutation(async ({ ctx, input }) => {
-      const { id: _id, ...fields } = input;
-      await retrying(ctx, 'update', () => updateSnippet(ctx.snippet, definedOnly(fields)));
-      return toSnippet({ ...ctx.snippet.get(), owner: ctx.user.username });
+      const { id: _id, ifMatch, ...fields } = input;
+      const saved = written(await retrying(ctx, 'update', () => updateSnippet(ctx.runtime.store, ctx.snippet, definedOnly(fields), ifMatch)));
+      return toSnippet({ ...saved, owner: ctx.user.username });
     }),
 
   delete: ownSnippetProcedure
     .meta({ name: 'snippet-detail', openapi: { method: 'DELETE', path: '/snippets/{id}/', tags: TAGS, summary: 'Delete a snippet (owner only)', protect: true, successDescription: 'No Content' } })
-    .input(SnippetId)
+    .input(SnippetId.extend(IfMatch.shape))
     .output(z.void())
-    .mutation(async ({ ctx }) => {
-      await retrying(ctx, 'delete', () => deleteSnippet(ctx.snippet));
+    .mutation(async ({ ctx, input }) => {
+      written(await retrying(ctx, 'delete', () => deleteSnippet(ctx.runtime.store, ctx.snippet, input.ifMatch)));
     }),
+
+  /** The snippet takes revision n's fields again, as a new revision (docs/api.md "History"). */
+  restore: ownSnippetProcedure
+    .meta({
+      name: 'snippet-revision-restore',
+      status: 200,
+      bodyless: true,
+      openapi: { method: 'POST', path: '/snippets/{id}/revisions/{n}/restore/', tags: TAGS, summary: 'Restore a revision as a new one (owner only)', protect: true },
+    })
+    .input(RevisionId.extend(IfMatch.shape))
+    .output(Snippet)
+    .mutation(async ({ ctx, input }) => {
+      const revision = await revisionOf(ctx.runtime.store, input.id, input.n);
+      if (!revision) throw notFound();
+      const { revision: _n, saved: _saved, ...fields } = revision;
+      const saved = written(await retrying(ctx, 'restore', () => updateSnippet(ctx.runtime.store, ctx.snippet, fields, input.ifMatch)));
+      ctx.seen.revision = saved.revision;
+      return toSnippet({ ...saved, owner: ctx.user.username });
+    }),
+
+  ...revisionProcedures,
 });
+
+/** A write's outcome, or the refusal it met: If-Match no longer matching (412), the snippet gone meanwhile (404). */
+function written<T>(outcome: T | WriteRefused): T {
+  if (outcome === 'precondition') throw preconditionFailed();
+  if (outcome === 'gone') throw notFound();
+  return outcome;
+}
 
 /** A snippet write, run again when it lost a deadlock or (Galera) its certification; each retry is a warn record. */
 function retrying<T>(ctx: Context, write: string, work: () => Promise<T>): Promise<T> {

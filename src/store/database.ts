@@ -1,4 +1,5 @@
 // The connections a runtime holds. SQLite: one writer (Sequelize's) and two readers. MySQL/MariaDB: Sequelize's pool and a read pool.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Sequelize, type Options } from 'sequelize';
 import { createPool, type Pool } from 'mysql2';
 import sqlite3 from 'sqlite3';
@@ -9,7 +10,7 @@ import { Gate } from './gate';
 import { mysql2WithDeadline, withDeadline } from './mysql-deadline';
 
 type StoreConfig = Pick<Config, 'DATABASE_URL'> &
-  Partial<Pick<Config, 'DATABASE_REPLICA_URLS' | 'DATABASE_POOL_MAX' | 'SQLITE_SYNCHRONOUS' | 'SQLITE_BUSY_TIMEOUT_MS' | 'DATABASE_TIMEOUT_MS'>>;
+  Partial<Pick<Config, 'DATABASE_REPLICA_URLS' | 'DATABASE_POOL_MAX' | 'SQLITE_SYNCHRONOUS' | 'SQLITE_BUSY_TIMEOUT_MS' | 'DATABASE_TIMEOUT_MS' | 'SNIPPET_REVISIONS_KEEP'>>;
 
 /** One database, open: what every read and write of the store is handed. */
 export interface Store {
@@ -27,7 +28,14 @@ export interface Store {
   nextMysqlReader: number;
   /** MySQL/MariaDB: DATABASE_TIMEOUT_MS, the deadline of a connect, a wait for a pooled connection, a statement. */
   timeoutMs: number;
+  /** SQLite: the line for the writer connection, one statement at a time (or one transaction, holdWriter). */
+  writerGate?: Gate;
+  /** SNIPPET_REVISIONS_KEEP: revisions kept per snippet, 0 for all. */
+  revisionsKeep: number;
 }
+
+/** The store whose SQLite writer a transaction holds: its own statements pass the writer's gate, which it holds already. */
+const holdingWriter = new AsyncLocalStorage<Store>();
 
 /**
  * Reader connections per process on a SQLite file. A connection runs one statement at a time, and node-sqlite3 runs
@@ -52,7 +60,7 @@ export function server(url: string) {
 /**
  * Builds the Sequelize instance for DATABASE_URL and binds models of its own to it (their hook renders `highlighted`
  * with `highlighter`). Nothing connects yet. On SQLite, Sequelize keeps one connection for the store (it opens others
- * only for transactions, which the store never starts): it is the writer, so the process's writes run one after
+ * only for its own transactions, which the store never starts: see holdWriter): it is the writer, so the process's writes run one after
  * another on it and never contend with each other for the file.
  */
 export function openStore(config: StoreConfig, highlighter: Highlighter): Store {
@@ -64,15 +72,18 @@ export function openStore(config: StoreConfig, highlighter: Highlighter): Store 
   let sequelize: Sequelize;
   let pragmas: string[] = [];
   let mysqlReaders: Pool[] = [];
+  let writerGate: Gate | undefined;
   const timeoutMs = config.DATABASE_TIMEOUT_MS ?? 5000;
   if (url.startsWith('sqlite:')) {
     const storage = url.slice('sqlite:'.length) || ':memory:';
     // No retries: Sequelize would try a busy write five times, each waiting the busy timeout, where one wait is the bound.
     sequelize = new Sequelize({ ...common, dialect: 'sqlite', storage, pool: { max: 1 }, retry: { max: 1 } });
     // The writer takes one statement at a time too (see SQLITE_READERS), in the order they come.
-    const writerGate = new Gate(1);
-    sequelize.addHook('beforeQuery', () => writerGate.enter());
-    sequelize.addHook('afterQuery', () => writerGate.leave());
+    writerGate = new Gate(1);
+    const gate = writerGate;
+    const held = () => holdingWriter.getStore()?.sequelize === sequelize;
+    sequelize.addHook('beforeQuery', () => (held() ? undefined : gate.enter()));
+    sequelize.addHook('afterQuery', () => (held() ? undefined : gate.leave()));
     pragmas = [
       // WAL: readers never block the writer, nor the writer them.
       'journal_mode = WAL',
@@ -116,11 +127,40 @@ export function openStore(config: StoreConfig, highlighter: Highlighter): Store 
     });
   }
   const models = defineModels(sequelize, highlighter);
-  return { sequelize, models, pragmas, idleReaders: [], readerGate: new Gate(SQLITE_READERS), mysqlReaders, nextMysqlReader: 0, timeoutMs };
+  return {
+    sequelize,
+    models,
+    pragmas,
+    idleReaders: [],
+    readerGate: new Gate(SQLITE_READERS),
+    mysqlReaders,
+    nextMysqlReader: 0,
+    timeoutMs,
+    writerGate,
+    revisionsKeep: config.SNIPPET_REVISIONS_KEEP ?? 0,
+  };
 }
 
 export function isSqlite(store: Pick<Store, 'sequelize'>): boolean {
   return store.sequelize.getDialect() === 'sqlite';
+}
+
+/**
+ * SQLite: runs `work` holding the writer connection from its first statement to its last, so that a transaction's
+ * statements (BEGIN ... COMMIT) are the only ones on it meanwhile. Sequelize's own transactions would not do: on a file
+ * it opens a connection per transaction, a second writer contending with the first for the file's lock.
+ */
+export async function holdWriter<T>(store: Store, work: (writer: sqlite3.Database) => Promise<T>): Promise<T> {
+  const gate = store.writerGate;
+  if (!gate) throw new Error('holdWriter(): not a SQLite database');
+  const writer = await writerConnection(store.sequelize);
+  if (holdingWriter.getStore() === store) return work(writer);
+  await gate.enter();
+  try {
+    return await holdingWriter.run(store, () => work(writer));
+  } finally {
+    gate.leave();
+  }
 }
 
 /** The SQLite database file, or undefined for an in-memory database or MySQL/MariaDB. */

@@ -1,38 +1,133 @@
-// Snippet writes, through the model so its beforeSave hook renders `highlighted` (DRF's Snippet.save()).
-import { Op, type InferAttributes } from 'sequelize';
-import type { Snippet } from '../models';
+// Snippet writes: each save stores the row and its revision in one transaction (docs/api.md "History"); a write with
+// If-Match changes the row only while it is still at the revision the tag names, judged on the row locked in that
+// transaction.
+import { Op } from 'sequelize';
+import { renderedByHook, type Snippet } from '../models';
 import type { Store } from './database';
+import { ifMatchAllows } from '../preconditions';
+import { SNIPPET_TABLE } from '../schemas/snippet-table';
 import type { SnippetFields } from '../schemas/snippet';
+import { fieldsOf, isWritable } from '../schemas/table';
+import { insertRevision, REVISION_FIELDS } from './revisions';
 import { select } from './select';
 import { STORED_COLUMNS, STORED_NAMES, withBooleans, type RawRow } from './snippet-columns';
+import { writeTransaction, type Tx } from './transaction';
 
 /** The fields an update may set (the owner comes from the caller, never from input); a create also needs the required ones. */
 export type SnippetWrite = Partial<SnippetFields>;
 
-/** The representation's stored columns and the owner, as the model names them. */
-const FOR_WRITE = `SELECT ${STORED_COLUMNS}, owner_id AS ownerId FROM snippets WHERE id = ?`;
+/** Every saved field of a snippet, as stored. */
+export type SavedFields = Required<SnippetFields>;
+
+/** The stored snippet a write starts from: its fields, its owner, and the revision it is at. */
+export type StoredSnippet = SavedFields & { id: number; ownerId: number; revision: number };
+
+/** Why a conditional write did not happen: If-Match names another revision, or the snippet is gone. */
+export type WriteRefused = 'precondition' | 'gone';
+
+/** The representation's stored columns, the owner and the revision, as the model names them. */
+const FOR_WRITE = `SELECT ${STORED_COLUMNS}, owner_id AS ownerId, revision FROM snippets WHERE id = ?`;
+
+/** The defaults of the optional fields (the field table's), for a create that omits them. */
+const DEFAULTS = Object.fromEntries(fieldsOf(SNIPPET_TABLE).flatMap(([name, field]) => (isWritable(field) && field.default !== undefined ? [[name, field.default]] : [])));
 
 /**
- * The stored snippet as an instance to update or destroy, so the hook still runs. It holds the representation's
- * columns only (`highlighted` can be megabytes), read with one prepared statement, where findByPk would also ask
- * SQLite for the table's columns every time.
+ * How often an update renders again because a field it leaves out was changed by another save meanwhile (its
+ * rendering then no longer matches the row): only a crowd of writers changing different fields of one snippet gets
+ * past a few.
  */
-export async function snippetForWrite(store: Store, id: number): Promise<Snippet | null> {
-  const [row] = await select<RawRow<InferAttributes<Snippet>>>(store, FOR_WRITE, [id]);
-  return row ? store.models.Snippet.build(withBooleans(row), { isNewRecord: false, raw: true }) : null;
+const MAX_SAVE_TRIES = 20;
+
+/** The stored snippet to update or delete: one prepared statement, which leaves out `highlighted` (it can be megabytes). */
+export async function snippetForWrite(store: Store, id: number): Promise<StoredSnippet | null> {
+  const [row] = await select<RawRow<StoredSnippet>>(store, FOR_WRITE, [id]);
+  return row ? withBooleans(row) : null;
 }
 
-export async function createSnippet(store: Store, fields: SnippetFields, ownerId: number): Promise<Snippet> {
-  return store.models.Snippet.create({ ...fields, ownerId });
+const savedFieldsOf = (s: SavedFields): SavedFields => Object.fromEntries(REVISION_FIELDS.map((f) => [f, s[f]])) as SavedFields;
+
+export async function createSnippet(store: Store, fields: SnippetFields, ownerId: number): Promise<StoredSnippet> {
+  const saved = { ...DEFAULTS, ...fields } as SavedFields;
+  const highlighted = await renderedByHook(store.models.Snippet, saved);
+  const now = new Date();
+  return writeTransaction(store, async (tx) => {
+    const id = await tx.insert(
+      `INSERT INTO snippets (created, ${REVISION_FIELDS.join(', ')}, highlighted, owner_id, revision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)`,
+      [now, ...REVISION_FIELDS.map((f) => saved[f]), highlighted, ownerId],
+    );
+    await insertRevision(store, tx, id, 1, now, saved);
+    return { ...saved, id, ownerId, revision: 1 };
+  });
 }
 
-export async function updateSnippet(snippet: Snippet, fields: SnippetWrite): Promise<Snippet> {
-  snippet.set(fields);
-  return snippet.save();
+/** The row as it is now, read inside the transaction and locked until it ends. */
+async function lockedRow(tx: Tx, id: number): Promise<StoredSnippet | null> {
+  const [row] = await tx.selectForUpdate<RawRow<StoredSnippet>>(FOR_WRITE, [id]);
+  return row ? withBooleans(row) : null;
 }
 
-export async function deleteSnippet(snippet: Snippet): Promise<void> {
-  await snippet.destroy();
+/**
+ * Thrown when MAX_SAVE_TRIES renderings went stale: a conflict, which the caller's retry and then a 503 handle as a
+ * deadlock.
+ */
+function crowded(): Error {
+  return Object.assign(new Error('a snippet save found its fields changed under it too often'), { code: 'ER_LOCK_DEADLOCK' });
+}
+
+type SaveOutcome = { saved: StoredSnippet } | { refused: WriteRefused } | { stale: StoredSnippet };
+
+const UPDATE_SQL = `UPDATE snippets SET ${REVISION_FIELDS.map((f) => `${f} = ?`).join(', ')}, highlighted = ?, revision = ? WHERE id = ? AND revision = ?`;
+
+/**
+ * Saves `fields` over the stored snippet as a new revision: the fields left out keep their stored values, and
+ * `highlighted` is rendered again, before the transaction (a rendering can take the whole highlighting deadline).
+ * The UPDATE names the revision the save started from, so it is also the If-Match check, made by the database with
+ * the write itself. When another save came first (the UPDATE changes nothing), the row is read again, locked, inside
+ * the same transaction: If-Match is judged on it, and the save goes on top of it. Should a field left out have changed
+ * meanwhile, the rendering is stale: it is made again from the row as it now is.
+ */
+export async function updateSnippet(store: Store, read: StoredSnippet, fields: SnippetWrite, ifMatch?: string): Promise<StoredSnippet | WriteRefused> {
+  let basis = read;
+  let rendered: { key: string; html: string } | undefined;
+  for (let tries = 1; tries <= MAX_SAVE_TRIES; tries++) {
+    if (!ifMatchAllows(ifMatch, basis.revision)) return 'precondition';
+    const next = { ...savedFieldsOf(basis), ...fields } as SavedFields;
+    const key = JSON.stringify(next);
+    if (rendered?.key !== key) rendered = { key, html: await renderedByHook(store.models.Snippet, next) };
+    const { html } = rendered;
+    const now = new Date();
+    const save = async (tx: Tx, from: StoredSnippet): Promise<boolean> => {
+      const revision = from.revision + 1;
+      if (!(await tx.change(UPDATE_SQL, [...REVISION_FIELDS.map((f) => next[f]), html, revision, from.id, from.revision]))) return false;
+      await insertRevision(store, tx, from.id, revision, now, next);
+      return true;
+    };
+    const from = basis;
+    const outcome = await writeTransaction(store, async (tx): Promise<SaveOutcome> => {
+      if (await save(tx, from)) return { saved: { ...from, ...next, revision: from.revision + 1 } };
+      const current = await lockedRow(tx, from.id);
+      if (!current) return { refused: ifMatch === undefined ? 'gone' : 'precondition' };
+      if (!ifMatchAllows(ifMatch, current.revision)) return { refused: 'precondition' };
+      if (JSON.stringify({ ...savedFieldsOf(current), ...fields }) !== key || !(await save(tx, current))) return { stale: current };
+      return { saved: { ...current, ...next, revision: current.revision + 1 } };
+    });
+    if ('saved' in outcome) return outcome.saved;
+    if ('refused' in outcome) return outcome.refused;
+    basis = outcome.stale;
+  }
+  throw crowded();
+}
+
+/** Deletes the snippet and, by the foreign key's cascade, its revisions; with If-Match only at a revision it names. */
+export async function deleteSnippet(store: Store, read: StoredSnippet, ifMatch?: string): Promise<'deleted' | WriteRefused> {
+  if (!ifMatchAllows(ifMatch, read.revision)) return 'precondition';
+  return writeTransaction(store, async (tx) => {
+    const current = await lockedRow(tx, read.id);
+    if (!current) return ifMatch === undefined ? 'gone' : 'precondition';
+    if (!ifMatchAllows(ifMatch, current.revision)) return 'precondition';
+    await tx.change('DELETE FROM snippets WHERE id = ?', [current.id]);
+    return 'deleted';
+  });
 }
 
 /** The stored highlighted document, or undefined. */
@@ -55,7 +150,7 @@ export function snippetsAfter(store: Store, afterId: number, limit: number): Pro
   });
 }
 
-/** Renders and stores `highlighted` again (the hook runs on save). */
+/** Renders and stores `highlighted` again (the hook runs on save); a rendering is not a revision. */
 export async function rehighlightSnippet(snippet: Snippet): Promise<void> {
   await snippet.save({ fields: ['highlighted'] });
 }

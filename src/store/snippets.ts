@@ -27,9 +27,10 @@ export function toSnippet(row: SnippetRow): Snippet {
   return snippet as Snippet;
 }
 
-export async function snippetById(store: Store, id: number): Promise<Snippet | undefined> {
-  const [row] = await select<SnippetRow>(store, `SELECT ${SNIPPET_COLUMNS} ${SNIPPET_FROM(store)} WHERE s.id = ?`, [id]);
-  return row && toSnippet(row);
+/** The snippet and the revision it is at, read in one statement: the revision is its ETag, which must name this very body. */
+export async function snippetById(store: Store, id: number): Promise<{ snippet: Snippet; revision: number } | undefined> {
+  const [row] = await select<SnippetRow & { revision: number }>(store, `SELECT ${SNIPPET_COLUMNS}, s.revision AS revision ${SNIPPET_FROM(store)} WHERE s.id = ?`, [id]);
+  return row && { snippet: toSnippet(row), revision: Number(row.revision) };
 }
 
 export async function allSnippets(store: Store): Promise<Snippet[]> {

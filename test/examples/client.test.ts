@@ -43,7 +43,7 @@ describe('examples/client.ts', () => {
   });
 
   describe('runExample with Basic auth', () => {
-    it('creates, lists, updates and deletes a snippet, which is then NOT_FOUND', async () => {
+    it('creates, lists, updates, reads the history, is refused a stale write, diffs, restores and deletes a snippet, which is then NOT_FOUND', async () => {
       const lines: string[] = [];
       const run = await runExample(base, { username: 'alice', password: 'alicepass' }, (line) => lines.push(line));
 
@@ -51,9 +51,13 @@ describe('examples/client.ts', () => {
       expect(run.created).to.include({ owner: 'alice', title: 'Hello', code: 'print("hello")', linenos: false, language: 'python', style: 'friendly' });
       expect(run.listed).to.equal(true);
       expect(run.updated).to.deep.equal({ ...run.created, code: 'print("hello, world")', linenos: true });
+      expect(run.revisions).to.deep.equal([2, 1]);
+      expect(run.staleWrite).to.equal('PRECONDITION_FAILED');
+      expect(run.diff).to.include('-print("hello")').and.include('+print("hello, world")');
+      expect(run.restored).to.deep.equal(run.created);
       expect(run.deletedId).to.equal(run.created.id);
       expect(run.afterDelete).to.equal('NOT_FOUND');
-      expect(lines).to.have.length(5);
+      expect(lines).to.have.length(9);
       expect((await snippetsClient(base).snippets.list.query()).items).to.deep.equal([]);
     });
   });

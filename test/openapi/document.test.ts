@@ -12,9 +12,12 @@ import { fetchDocument, openapiApp, operation, response, statuses, type HttpMeth
 const SUCCESS: Record<string, number> = { GET: 200, POST: 201, PUT: 200, DELETE: 204 };
 const BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'];
 
-/** The documented path a route serves: `{id}` stands for the route's `<pk>`. */
+/** A documented path with example values: `{id}` stands for the route's `<pk>`, `{n}` for a revision number. */
+const example = (path: string) => path.replace('{id}', '42').replace('{n}', '1');
+
+/** The documented path a route serves. */
 function documentedPath(doc: OpenAPIObject, pattern: RegExp): string {
-  const paths = Object.keys(doc.paths ?? {}).filter((p) => pattern.test(p.replace('{id}', '42')));
+  const paths = Object.keys(doc.paths ?? {}).filter((p) => pattern.test(example(p)));
   expect(paths, `documented paths for ${pattern}`).to.have.length(1);
   return paths[0]!;
 }
@@ -48,11 +51,12 @@ describe('GET /openapi.json', () => {
     for (const route of ROUTES) {
       const methods = allowedMethods(route).filter((m) => m !== 'HEAD' && m !== 'OPTIONS');
       for (const method of methods) {
-        it(`documents ${method} on ${route.name} with its served success status ${SUCCESS[method]}`, () => {
+        const success = route.procedures[method as keyof typeof route.procedures]?.status ?? SUCCESS[method];
+        it(`documents ${method} on ${route.name} with its served success status ${success}`, () => {
           const path = documentedPath(doc, route.pattern);
           const op = operation(doc, path, method.toLowerCase() as HttpMethod);
           const successes = statuses(op).filter((s) => s.startsWith('2'));
-          expect(successes).to.deep.equal([String(SUCCESS[method])]);
+          expect(successes).to.deep.equal([String(success)]);
         });
       }
     }
@@ -63,7 +67,7 @@ describe('GET /openapi.json', () => {
 
     it('documents only what the routing table serves on its paths (no PATCH, no extra operations)', () => {
       for (const [path, item] of Object.entries(doc.paths ?? {})) {
-        const route = ROUTES.find((r) => r.pattern.test(path.replace('{id}', '42')));
+        const route = ROUTES.find((r) => r.pattern.test(example(path)));
         if (!route) continue; // the paths served beside the facade: coverage.test.ts
 
         const documented = ['get', 'post', 'put', 'delete', 'patch', 'head', 'options'].filter((m) => m in item);
@@ -87,6 +91,31 @@ describe('GET /openapi.json', () => {
           expect(id?.schema).to.deep.include({ type: 'integer', pattern: '^[0-9]+$' });
         }
       }
+    });
+  });
+
+  describe('history and conditional writes', () => {
+    const writes = [['/snippets/{id}/', 'put'], ['/snippets/{id}/', 'delete'], ['/snippets/{id}/revisions/{n}/restore/', 'post']] as const;
+    for (const [path, method] of writes) {
+      it(`${method.toUpperCase()} ${path} takes If-Match as a header (not a body or query field) and documents 412`, () => {
+        const op = operation(doc, path, method);
+        const parameters = op.parameters as ParameterObject[];
+        expect(parameters.find((p) => p.name === 'If-Match')).to.deep.include({ in: 'header', required: false });
+        expect(parameters.map((p) => p.name)).not.to.include('ifMatch');
+        expect(JSON.stringify(op.requestBody ?? {})).not.to.include('ifMatch');
+        expect(statuses(op)).to.include('412');
+      });
+    }
+
+    it('documents the snippet ETag, the restore without a body, and the diff as text/x-diff', () => {
+      expect(response(doc, operation(doc, '/snippets/{id}/', 'get'), 200).headers).to.have.property('ETag');
+      const restore = operation(doc, '/snippets/{id}/revisions/{n}/restore/', 'post');
+      expect(restore.requestBody).to.equal(undefined);
+      expect(response(doc, restore, 200).headers).to.have.property('ETag');
+      const diff = operation(doc, '/snippets/{id}/revisions/{n}/diff/', 'get');
+      expect(Object.keys(response(doc, diff, 200).content ?? {})).to.deep.equal(['text/x-diff']);
+      expect(statuses(diff)).to.include.members(['400', '404', '422']);
+      expect((diff.parameters as ParameterObject[]).map((p) => p.name)).to.deep.equal(['id', 'n', 'from']);
     });
   });
 

@@ -1,0 +1,84 @@
+// The history of a snippet, for anyone: its revisions, newest first, one of them, and the diff between two
+// (docs/api.md "History"). Restoring one is a write, beside update in snippets.ts.
+import { TRPCError } from '@trpc/server';
+import { z } from 'zod';
+import { notFound } from '../errors';
+import { DiffQuery, Revision, RevisionId, RevisionListQuery, RevisionPage } from '../schemas/revision';
+import { revisionOf, revisionsBefore } from '../store/revisions';
+import { snippetOwnerId } from '../store/snippets';
+import { publicProcedure } from '../trpc';
+
+const TAGS = ['snippets'];
+
+/** A list asked for whole (no `limit`: /trpc; the REST facade streams it in pages). */
+const ALL = 1_000_000_000;
+
+export const DIFF_TYPE = 'text/x-diff; charset=utf-8';
+export const DIFF_TOO_SLOW = 'These revisions differ too much to be diffed within the deadline; diff two revisions closer to each other.';
+
+/** The cursor of the list is the number of the last revision of the page before. */
+function cursorOf(cursor: string): number {
+  if (!/^[0-9]{1,9}$/.test(cursor)) throw new TRPCError({ code: 'NOT_FOUND', message: 'Invalid cursor' });
+  return Number(cursor);
+}
+
+/** A 400 naming one input field, in the shape of a validation error (the facade's field map). */
+function fieldError(field: string, message: string): TRPCError {
+  return new TRPCError({ code: 'BAD_REQUEST', message, cause: Object.assign(new Error(message), { issues: [{ path: [field], message }] }) });
+}
+
+/**
+ * A diff header line's label: the revision and the fields beside the code that it may change. JSON quoting keeps a
+ * title's tabs and line breaks out of the header, which `patch` reads one line at a time.
+ */
+function labelOf(revision: Revision | undefined): string {
+  if (!revision) return 'no revision';
+  return `revision ${revision.revision}, title ${JSON.stringify(revision.title)}, language ${revision.language}`;
+}
+
+export const revisionProcedures = {
+  revisions: publicProcedure
+    .meta({ name: 'snippet-revisions', paged: true, openapi: { method: 'GET', path: '/snippets/{id}/revisions/', tags: TAGS, summary: "List a snippet's revisions, newest first" } })
+    .input(RevisionListQuery)
+    .output(RevisionPage)
+    .query(async ({ ctx, input }) => {
+      const { store } = ctx.runtime;
+      const before = input.cursor === undefined ? undefined : cursorOf(input.cursor);
+      const { items, more } = await revisionsBefore(store, input.id, before, input.limit ?? ALL);
+      if (!items.length && (await snippetOwnerId(store, input.id)) === undefined) throw notFound();
+      return { items, next: more ? String(items[items.length - 1]!.revision) : undefined };
+    }),
+
+  revision: publicProcedure
+    .meta({ name: 'snippet-revision', openapi: { method: 'GET', path: '/snippets/{id}/revisions/{n}/', tags: TAGS, summary: 'Get one revision of a snippet' } })
+    .input(RevisionId)
+    .output(Revision)
+    .query(async ({ ctx, input }) => (await revisionOf(ctx.runtime.store, input.id, input.n)) ?? Promise.reject(notFound())),
+
+  diff: publicProcedure
+    .meta({
+      name: 'snippet-revision-diff',
+      text: DIFF_TYPE,
+      openapi: {
+        method: 'GET',
+        path: '/snippets/{id}/revisions/{n}/diff/',
+        tags: TAGS,
+        summary: "A unified diff of the code from revision n-1 (or ?from=m) to revision n",
+        contentTypes: ['text/plain'],
+      },
+    })
+    .input(DiffQuery)
+    .output(z.string())
+    .query(async ({ ctx, input }) => {
+      const { store, highlighter } = ctx.runtime;
+      const to = await revisionOf(store, input.id, input.n);
+      if (!to) throw notFound();
+      const fromNumber = input.from ?? input.n - 1;
+      const from = fromNumber > 0 ? await revisionOf(store, input.id, fromNumber) : undefined;
+      if (input.from !== undefined && !from) throw fieldError('from', `Snippet ${input.id} has no revision ${input.from}.`);
+      if ((from?.code ?? '') === to.code) return '';
+      const patch = await highlighter.diff({ name: `snippet-${input.id}`, oldCode: from?.code ?? '', newCode: to.code, oldLabel: labelOf(from), newLabel: labelOf(to) });
+      if (patch === null) throw new TRPCError({ code: 'UNPROCESSABLE_CONTENT', message: DIFF_TOO_SLOW });
+      return patch;
+    }),
+};
