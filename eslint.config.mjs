@@ -11,7 +11,7 @@ export default tseslint.config(
     files: ['server/web/static/**/*.js'],
     languageOptions: {
       sourceType: 'script',
-      globals: { window: 'readonly', document: 'readonly', fetch: 'readonly', URLSearchParams: 'readonly', FormData: 'readonly' },
+      globals: { window: 'readonly', document: 'readonly', fetch: 'readonly', URLSearchParams: 'readonly', FormData: 'readonly', DOMParser: 'readonly' },
     },
   },
   {

@@ -46,6 +46,8 @@ export interface Refusal {
   body: Record<string, unknown>;
   /** A 500's cause, for the log (never in the answer). */
   fault?: unknown;
+  /** The body is a 400's field map (the browsable page draws it under the form's fields). */
+  fields?: boolean;
 }
 
 /** The statuses of the procedures' error codes that are refusals (tRPC's own table, less the ones this rule words). */
@@ -90,7 +92,7 @@ export function refusalOf(err: unknown, challenge: string | undefined): Refusal 
   if (err instanceof TRPCError) {
     if (err.cause instanceof HttpError) return refusalOf(err.cause, challenge);
     const issues = (err.cause as { issues?: Issue[] } | undefined)?.issues;
-    if (err.code === 'BAD_REQUEST' && Array.isArray(issues)) return { status: 400, headers: {}, body: fieldErrors(issues) };
+    if (err.code === 'BAD_REQUEST' && Array.isArray(issues)) return { status: 400, headers: {}, body: fieldErrors(issues), fields: true };
     if (err.code === 'UNAUTHORIZED') return notAuthenticated(err.message || NOT_AUTHENTICATED, challenge);
     if (err.code === 'SERVICE_UNAVAILABLE') return detail(503, err.message, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
     const status = STATUS_OF[err.code];

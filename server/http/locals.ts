@@ -11,6 +11,8 @@ export type PageRenderer = (req: Request, res: Response, status: number, body: u
 export interface MatchedRoute {
   name: string;
   viewName: string;
+  /** The procedure that answers the request ("snippets.get"): the page shows its view (server/web/views.ts). */
+  procedure?: string;
 }
 
 declare module 'express-serve-static-core' {
@@ -32,6 +34,12 @@ declare module 'express-serve-static-core' {
     csrfToken?: string;
     /** The REST route matched, for the browsable page's title and breadcrumbs. */
     route?: MatchedRoute;
+    /** The route's path parameters (`{ id: '7' }`), as the facade matched them. */
+    params?: Record<string, string>;
+    /** The body a write sent, as the facade read it: a refused form shows it again. */
+    submitted?: Record<string, unknown>;
+    /** A 400's field map (DRF's validation shape), as the refusal rule made it: a refused form shows it under its fields. */
+    fieldErrors?: Record<string, string[]>;
     /** The page of a paged list the browsable page shows (its limit, defaulted, its cursor and the next): its pager links. */
     listPage?: { limit: number; cursor?: string; next?: string };
   }

@@ -26,6 +26,7 @@ const isTrpcCall = (req: Pick<Request, 'path' | 'method'>) => req.path.startsWit
 export function refuse(res: Response, err: unknown): void {
   const { req } = res;
   const refusal = refusalOf(err, res.locals.challenge);
+  if (refusal.fields) res.locals.fieldErrors = refusal.body as Record<string, string[]>;
   if (refusal.fault !== undefined) res.err = refusal.fault instanceof Error ? refusal.fault : new Error(String(refusal.fault));
   if (refusal.status === 503) {
     // Nothing the failed request began is kept: no session it started (express-session would send its cookie on the

@@ -44,7 +44,10 @@ export function restFacade(routes: readonly Route[]): RequestHandler {
     const match = matchRoute(routes, req.path);
     if (!match) return next();
     const { route, params } = match;
-    res.locals.route = { name: route.name, viewName: route.viewName };
+    const method = (req.method === 'HEAD' ? 'GET' : req.method) as Method;
+    // The page of the answer is the view of the procedure that answers (of the route's GET when none does: a 405).
+    res.locals.route = { name: route.name, viewName: route.viewName, procedure: (route.procedures[method] ?? route.procedures.GET)?.path };
+    res.locals.params = params;
     res.setHeader('Allow', allowedMethods(route).join(', '));
     try {
       const text = route.procedures.GET?.text;
@@ -55,11 +58,11 @@ export function restFacade(routes: readonly Route[]): RequestHandler {
       if (!SAFE_METHODS.has(req.method) && route.authenticatedOrReadOnly && !req.requester.user) {
         throw new TRPCError({ code: 'UNAUTHORIZED', message: NOT_AUTHENTICATED });
       }
-      const method = (req.method === 'HEAD' ? 'GET' : req.method) as Method;
       const procedure = route.procedures[method];
       if (!procedure) throw methodNotAllowed(req.method, allowedMethods(route));
       if (method === 'POST' || method === 'PUT') {
-        return writeOutcome(res, method, procedure, await callProcedure(req, procedure, { ...(await readBody(req, res)), ...params, ...preconditions(req) }));
+        const submitted = (res.locals.submitted = await readBody(req, res));
+        return writeOutcome(res, method, procedure, await callProcedure(req, procedure, { ...submitted, ...params, ...preconditions(req) }));
       }
       const query: Record<string, string | undefined> | undefined = procedure.voidInput
         ? undefined

@@ -1,23 +1,16 @@
 // The browsable pages of a snippet's history (docs/api.md "History"): its revisions, each with its diff and, for the
 // owner, a restore button; a diff shown highlighted (highlight.js's `diff`, in the worker pool like every grammar).
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { callerFor } from '../auth/context';
 import type { Revision } from '../../src/schemas/revision';
-import type { Urls } from '../http/urls';
+import type { ViewContext } from './views';
 import { html, Html, escapeHtml } from './html';
 
-const snippetIdOf = (req: Request) => Number(/^\/snippets\/([0-9]+)\//.exec(req.path)?.[1]);
-
-function isRevisionList(body: unknown): body is Revision[] {
-  return Array.isArray(body) && body.every((r) => r && typeof r === 'object' && typeof (r as Revision).revision === 'number');
-}
-
 /** The list of revisions as links to each one and its diff, with a restore button for the owner. */
-export async function revisionsSection(req: Request, res: Response, reverse: Urls['reverse'], status: number, body: unknown): Promise<Html> {
-  if (status !== 200 || !isRevisionList(body) || !body.length) return html``;
-  const id = snippetIdOf(req);
+export async function revisionsSection({ req, res, reverse }: ViewContext, id: number, revisions: readonly Revision[]): Promise<Html> {
+  if (!revisions.length) return html``;
   const owner = await callerFor(req).snippets.writable({ id });
-  const items = body.map((r) => {
+  const items = revisions.map((r) => {
     const at = { id, n: r.revision };
     const restore = owner
       ? html` <form class="inline restore" method="post" action="${reverse('snippet-revision-restore', at)}">

@@ -3,8 +3,8 @@ import { html, type Html } from './html';
 import type { Urls } from '../http/urls';
 
 export interface LinkContext {
-  /** What the objects at the top level are: decides what `id` links to. */
-  kind: 'snippet' | 'user' | 'other';
+  /** The route an `id` links to (the route's view says which), or none. */
+  ids?: 'snippet-detail' | 'user-detail';
   ownerIds: Map<string, number>;
   origin: string;
   urls: Urls;
@@ -21,13 +21,11 @@ function link(href: string, value: unknown): Html {
 }
 
 function member(key: string, value: unknown, ctx: LinkContext, depth: number): Html {
-  if (key === 'id' && typeof value === 'number' && ctx.kind !== 'other') {
-    return link(ctx.urls.reverse(ctx.kind === 'snippet' ? 'snippet-detail' : 'user-detail', { id: value }), value);
-  }
+  if (key === 'id' && typeof value === 'number' && ctx.ids) return link(ctx.urls.reverse(ctx.ids, { id: value }), value);
   if (key === 'owner' && typeof value === 'string' && ctx.ownerIds.has(value)) {
     return link(ctx.urls.reverse('user-detail', { id: ctx.ownerIds.get(value)! }), value);
   }
-  if (key === 'snippets' && Array.isArray(value) && ctx.kind === 'user') {
+  if (key === 'snippets' && Array.isArray(value) && ctx.ids === 'user-detail') {
     return array(value, depth, (id) => (typeof id === 'number' ? link(ctx.urls.reverse('snippet-detail', { id }), id) : scalar(id)));
   }
   return node(value, ctx, depth);

@@ -1,8 +1,10 @@
-// Browsable API behaviour: searchable selects, and PUT/DELETE forms sent with fetch (HTML forms only GET/POST).
+// Browsable API behaviour: searchable selects, and PUT/DELETE forms sent with fetch (HTML forms only GET/POST). A
+// refused form's messages are drawn by the server, for the create form and the edit form alike: the page of a 400
+// carries the form again with the messages under its fields, and it takes the sent form's place.
 'use strict';
 
 document.addEventListener('DOMContentLoaded', function () {
-  document.querySelectorAll('.choice-filter').forEach(function (filter) {
+  function filterable(filter) {
     var select = document.getElementById(filter.getAttribute('data-for'));
     if (!select) return;
     filter.addEventListener('input', function () {
@@ -17,7 +19,7 @@ document.addEventListener('DOMContentLoaded', function () {
         if (first) select.value = first.value;
       }
     });
-  });
+  }
 
   // As Django's pages do: the csrftoken cookie, current even after a login in another tab; else the form's copy.
   function csrfToken(data) {
@@ -25,37 +27,7 @@ document.addEventListener('DOMContentLoaded', function () {
     return match ? decodeURIComponent(match[1]) : data.get('csrfmiddlewaretoken') || '';
   }
 
-  function clearErrors(form, errors) {
-    form.querySelectorAll('.errorlist').forEach(function (list) { list.remove(); });
-    errors.hidden = true;
-    errors.textContent = '';
-  }
-
-  // A 400's field map, as the server renders it for a form POST: each message under its field, the rest above them.
-  function showFieldErrors(form, text) {
-    var map;
-    try { map = JSON.parse(text); } catch { return false; }
-    if (!map || typeof map !== 'object' || Array.isArray(map)) return false;
-    Object.keys(map).forEach(function (name) {
-      var messages = Array.isArray(map[name]) ? map[name] : [String(map[name])];
-      var list = document.createElement('ul');
-      list.className = 'errorlist';
-      messages.forEach(function (message) {
-        var item = document.createElement('li');
-        item.textContent = String(message);
-        list.appendChild(item);
-      });
-      var field = Array.prototype.find.call(form.querySelectorAll('[data-field]'), function (f) { return f.getAttribute('data-field') === name; });
-      if (field) field.appendChild(list);
-      else {
-        list.className = 'errorlist nonfield';
-        form.insertBefore(list, form.querySelector('.field'));
-      }
-    });
-    return true;
-  }
-
-  document.querySelectorAll('form.api-form[data-method="PUT"], form.api-form[data-method="DELETE"]').forEach(function (form) {
+  function sentWithFetch(form) {
     form.addEventListener('submit', function (event) {
       event.preventDefault();
       var method = form.getAttribute('data-method');
@@ -65,11 +37,11 @@ document.addEventListener('DOMContentLoaded', function () {
       var token = csrfToken(data);
       data.delete('csrfmiddlewaretoken');
       var errors = form.querySelector('.form-errors');
-      clearErrors(form, errors);
+      errors.hidden = true;
       fetch(form.getAttribute('action'), {
         method: method,
         credentials: 'same-origin',
-        headers: { 'X-CSRFToken': token, Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
+        headers: { 'X-CSRFToken': token, Accept: 'text/html', 'Content-Type': 'application/x-www-form-urlencoded' },
         body: method === 'DELETE' ? undefined : data,
       }).then(function (response) {
         if (response.ok) {
@@ -78,11 +50,30 @@ document.addEventListener('DOMContentLoaded', function () {
           return;
         }
         return response.text().then(function (text) {
-          if (response.status === 400 && showFieldErrors(form, text)) return;
-          errors.textContent = 'HTTP ' + response.status + '\n' + text;
+          var page = new DOMParser().parseFromString(text, 'text/html');
+          var redrawn = response.status === 400 && form.id ? page.getElementById(form.id) : null;
+          if (redrawn) {
+            var replacement = document.importNode(redrawn, true);
+            form.replaceWith(replacement);
+            enhance(replacement);
+            return;
+          }
+          var shown = page.querySelector('#response .json');
+          errors.textContent = 'HTTP ' + response.status + '\n' + (shown ? shown.textContent : text);
           errors.hidden = false;
         });
       });
     });
-  });
+  }
+
+  function enhance(root) {
+    root.querySelectorAll('.choice-filter').forEach(filterable);
+    var forms = root.matches && root.matches('form.api-form') ? [root] : root.querySelectorAll('form.api-form');
+    Array.prototype.forEach.call(forms, function (form) {
+      var method = form.getAttribute('data-method');
+      if (method === 'PUT' || method === 'DELETE') sentWithFetch(form);
+    });
+  }
+
+  enhance(document);
 });
