@@ -58,7 +58,11 @@ export function restFacade(routes: readonly Route[]): RequestHandler {
       }
       // A list asked for whole, in JSON, is streamed page by page: its memory stays flat however long it is.
       if (procedure.paged && res.locals.format === 'json' && query?.limit === undefined) {
+        // The first page answers a refused input (a bad filter) as any call does, before the stream's status.
+        const first = await callProcedure(req, procedure.path, { ...query, limit: BATCH });
+        if (!first.ok) return writeOutcome(res, method, procedure, first);
         return await streamList(res, async (cursor) => {
+          if (cursor === undefined) return first.data as Page;
           const outcome = await callProcedure(req, procedure.path, { ...query, limit: BATCH, cursor });
           if (!outcome.ok) throw outcome.error;
           return outcome.data as Page;

@@ -7,6 +7,7 @@ import { notFound } from '../errors';
 import { assertOwner } from '../permissions';
 import { Snippet, SnippetFields, SnippetId, SnippetListQuery, SnippetPage, SnippetUpdate } from '../schemas/snippet';
 import { retryConflicts } from '../store/retry';
+import { selectionOf } from '../store/snippet-filters';
 import type { Context } from '../context';
 import { authedProcedure, publicProcedure, router } from '../trpc';
 
@@ -24,13 +25,14 @@ const ownSnippetProcedure = authedProcedure.use(async ({ ctx, getRawInput, next 
 
 export const snippetsRouter = router({
   list: publicProcedure
-    .meta({ name: 'snippet-list', paged: true, openapi: { method: 'GET', path: '/snippets/', tags: TAGS, summary: 'List snippets, oldest first' } })
+    .meta({ name: 'snippet-list', paged: true, openapi: { method: 'GET', path: '/snippets/', tags: TAGS, summary: 'List snippets, oldest first; filtered and searched on request' } })
     .input(SnippetListQuery)
     .output(SnippetPage)
     .query(async ({ input }) => {
-      if (!input?.limit) return { items: await allSnippets() };
+      const selection = selectionOf(input ?? {});
+      if (!input?.limit) return { items: await allSnippets(selection) };
       try {
-        return await snippetPage(input.limit, input.cursor);
+        return await snippetPage(input.limit, input.cursor, selection);
       } catch (err) {
         if (err instanceof InvalidCursor) throw new TRPCError({ code: 'NOT_FOUND', message: err.message });
         throw err;
