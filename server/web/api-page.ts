@@ -8,6 +8,7 @@ import { urls, type Urls } from '../http/urls';
 import { html, type Html } from './html';
 import { jsonView, type LinkContext } from './json-view';
 import { layout } from './layout';
+import { listFilters } from './list-filters';
 import { pager } from './pager';
 import { deleteForm, snippetForm, submittedValues, type FieldErrors } from './snippet-form';
 
@@ -15,6 +16,10 @@ const SHOWN_HEADERS = ['allow', 'content-type', 'link', 'vary', 'www-authenticat
 
 function isSnippet(body: unknown): body is Snippet {
   return !!body && typeof body === 'object' && 'code' in body && 'owner' in body && 'id' in body;
+}
+
+function isUser(body: unknown): body is { username: string } {
+  return !!body && typeof body === 'object' && typeof (body as { username?: unknown }).username === 'string';
 }
 
 function ownersIn(body: unknown): string[] {
@@ -33,6 +38,9 @@ function breadcrumbs(reverse: Urls['reverse'], routeName: string | undefined, vi
 function extraLinks(reverse: Urls['reverse'], routeName: string | undefined, body: unknown): Html {
   if (routeName === 'api-root') {
     return html`<p class="views"><a id="docs-link" href="/docs">API reference</a> · <a id="openapi-link" href="/openapi.json">OpenAPI document</a></p>`;
+  }
+  if (routeName === 'user-detail' && isUser(body)) {
+    return html`<p class="views"><a id="user-snippets-link" href="${reverse('snippet-list')}?owner=${encodeURIComponent(body.username)}">Snippets of ${body.username}</a></p>`;
   }
   if (routeName !== 'snippet-detail' || !isSnippet(body)) return html``;
   return html`<p class="views"><a id="highlight-link" href="${reverse('snippet-highlight', { id: body.id })}">Highlighted</a>
@@ -92,6 +100,7 @@ export async function renderApiPage(req: Request, res: Response, status: number,
 <h1>${viewName}</h1>
 ${extraLinks(reverse, routeName, body)}
 ${formFirst ? formSection : ''}
+${routeName === 'snippet-list' ? listFilters(req, reverse('snippet-list')) : ''}
 <div class="request"><b>${req.method}</b> ${req.originalUrl}</div>
 ${pages}
 <div class="response" id="response"><pre class="headers"><b>HTTP ${status} ${STATUS_CODES[status] ?? ''}</b>

@@ -1,6 +1,8 @@
 // The browsable list's Previous and Next links: Next is the page's own next cursor (the one its Link header names),
 // Previous is read back from the page's cursor. Both are ordinary forward pages of the API (`?limit=N&cursor=…`).
 import type { Request, Response } from 'express';
+import { SnippetListQuery } from '../../src/schemas/snippet';
+import { selectionOf } from '../../src/store/snippet-filters';
 import { previousCursor } from '../../src/store/snippets';
 import { html, type Html } from './html';
 
@@ -16,7 +18,9 @@ function hrefAt(req: Request, cursor: string | undefined): string {
 export async function pager(req: Request, res: Response, status: number): Promise<Html> {
   const page = res.locals.listPage;
   if (!page || status !== 200) return html``;
-  const previous = page.cursor ? await previousCursor(page.limit, page.cursor) : undefined;
+  // The page before, in the same filtered list (its query passed the procedure's input already).
+  const filters = SnippetListQuery.safeParse(Object.fromEntries(new URL(req.originalUrl, 'http://local').searchParams)).data ?? {};
+  const previous = page.cursor ? await previousCursor(page.limit, page.cursor, selectionOf(filters)) : undefined;
   const { next } = page;
   if (!next && !previous) return html``;
   return html`<nav class="pager">${previous ? html`<a class="previous" rel="prev" href="${hrefAt(req, previous.cursor)}">← Previous</a>` : ''}${

@@ -17,7 +17,8 @@ export const INVALID_DATE_TIME = 'Enter a valid date/time.';
 export const tooManyTerms = (max: number) => `Ensure this field has no more than ${max} terms.`;
 
 /** An empty value is no filter, as django-filter reads a form left blank (`?owner=&search=`). */
-const blankIsAbsent = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+const blankIsAbsent = <T extends z.ZodType>(schema: T, description: string) =>
+  z.preprocess((v) => (v === '' ? undefined : v), schema.optional()).meta({ description });
 
 /** A date (`2026-11-24`, midnight UTC) or a date-time (`2026-11-24T11:30`, seconds, fraction and zone optional; UTC without one). */
 const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -52,12 +53,21 @@ export function searchTerms(search: string | undefined): string[] {
 const search = text(MAX_SEARCH, { blank: true }).refine((s) => searchTerms(s).length <= MAX_TERMS, { error: tooManyTerms(MAX_TERMS) });
 
 export const SNIPPET_FILTER_FIELDS = {
-  owner: blankIsAbsent(z.string({ error: NOT_A_STRING }).refine((s) => s.isWellFormed(), { error: NOT_A_STRING })),
-  language: blankIsAbsent(z.string({ error: (iss) => selectAValidChoice(iss.input) }).refine(isLanguage, { error: (iss) => selectAValidChoice(iss.input) })),
-  created_after: blankIsAbsent(instant),
-  created_before: blankIsAbsent(instant),
-  search: blankIsAbsent(search),
-  ordering: blankIsAbsent(z.enum(ORDERINGS, { error: (iss) => selectAValidChoice(iss.input) })),
+  owner: blankIsAbsent(
+    z.string({ error: NOT_A_STRING }).refine((s) => s.isWellFormed(), { error: NOT_A_STRING }),
+    "Only this user's snippets (a username; an unknown one lists nothing).",
+  ),
+  language: blankIsAbsent(
+    z.string({ error: (iss) => selectAValidChoice(iss.input) }).refine(isLanguage, { error: (iss) => selectAValidChoice(iss.input) }),
+    'Only snippets in this language, one of the choices OPTIONS /snippets/ lists.',
+  ),
+  created_after: blankIsAbsent(instant, 'Only snippets created at or after this instant: an ISO 8601 date (midnight UTC) or date-time (UTC without a zone).'),
+  created_before: blankIsAbsent(instant, 'Only snippets created strictly before this instant, written as created_after.'),
+  search: blankIsAbsent(
+    search,
+    `Terms separated by blanks, a double-quoted phrase being one term; a snippet matches when every term is a substring of its title or code, ignoring case. Every character is literal. At most ${MAX_SEARCH} characters and ${MAX_TERMS} terms.`,
+  ),
+  ordering: blankIsAbsent(z.enum(ORDERINGS, { error: (iss) => selectAValidChoice(iss.input) }), '`created` (the default): oldest first; `-created`: newest first. A cursor is bound to its filters and ordering.'),
 };
 
 /** The filters of a list, as the procedure's input holds them. */
