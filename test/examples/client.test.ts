@@ -50,10 +50,11 @@ describe('examples/client.ts', () => {
       expect(Object.keys(run.created)).to.deep.equal(KEYS);
       expect(run.created).to.include({ owner: 'alice', title: 'Hello', code: 'print("hello")', linenos: false, language: 'python', style: 'friendly' });
       expect(run.listed).to.equal(true);
+      expect(run.found).to.equal(true);
       expect(run.updated).to.deep.equal({ ...run.created, code: 'print("hello, world")', linenos: true });
       expect(run.deletedId).to.equal(run.created.id);
       expect(run.afterDelete).to.equal('NOT_FOUND');
-      expect(lines).to.have.length(5);
+      expect(lines).to.have.length(6);
       expect((await snippetsClient(base).snippets.list.query()).items).to.deep.equal([]);
     });
   });
