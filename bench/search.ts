@@ -57,6 +57,7 @@ async function matches(query: string): Promise<number> {
   let next: string | undefined = `${BASE}/snippets/?limit=1000${query ? `&${query}` : ''}`;
   while (next) {
     const res: Response = await fetch(next);
+    if (res.status !== 200) return NaN; // a page refused (503 past the statement deadline): not counted
     const body = (await res.json()) as unknown[];
     n += body.length;
     next = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get('link') ?? '')?.[1];

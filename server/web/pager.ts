@@ -20,7 +20,7 @@ export async function pager(req: Request, res: Response, status: number): Promis
   if (!page || status !== 200) return html``;
   // The page before, in the same filtered list (its query passed the procedure's input already).
   const filters = SnippetListQuery.safeParse(Object.fromEntries(new URL(req.originalUrl, 'http://local').searchParams)).data ?? {};
-  const previous = page.cursor ? await previousCursor(page.limit, page.cursor, selectionOf(filters)) : undefined;
+  const previous = page.cursor ? await previousCursor(page.limit, page.cursor, await selectionOf(filters)) : undefined;
   const { next } = page;
   if (!next && !previous) return html``;
   return html`<nav class="pager">${previous ? html`<a class="previous" rel="prev" href="${hrefAt(req, previous.cursor)}">← Previous</a>` : ''}${

@@ -29,7 +29,7 @@ export const snippetsRouter = router({
     .input(SnippetListQuery)
     .output(SnippetPage)
     .query(async ({ input }) => {
-      const selection = selectionOf(input ?? {});
+      const selection = await selectionOf(input ?? {});
       if (!input?.limit) return { items: await allSnippets(selection) };
       try {
         return await snippetPage(input.limit, input.cursor, selection);

@@ -204,6 +204,19 @@ describe('GET /snippets/ with filters and search', () => {
       expect(res.body).to.deep.equal({ search: ['Ensure this field has no more than 20 terms.'] });
     });
 
+    it('pages a term common to thousands of snippets the same way (the index looked up per snippet, not handed over)', async () => {
+      await store(Array.from({ length: 2600 }, (_, i) => ({ code: i % 5 === 4 ? `x${i}` : `common ${i}`, language: i % 2 ? 'rust' : 'python' })));
+      const expected = Array.from({ length: 2600 }, (_, i) => i).filter((i) => i % 5 !== 4);
+      const first = await list({ search: 'COMMON', limit: '3' }).expect(200);
+      expect(codesOf(first.body)).to.deep.equal(expected.slice(0, 3).map((i) => `common ${i}`));
+      const newest = await list({ search: 'common', ordering: '-created', limit: '2', language: 'rust' }).expect(200);
+      const rust = expected.filter((i) => i % 2).reverse().map((i) => `common ${i}`);
+      expect(codesOf(newest.body)).to.deep.equal(rust.slice(0, 2));
+      const next = await api().get(linkNext(newest.headers.link)!).expect(200);
+      expect(codesOf(next.body)).to.deep.equal(rust.slice(2, 4));
+      expect(codesOf((await list({ search: 'common' }).expect(200)).body)).to.have.length(expected.length);
+    });
+
     it('keeps the index exact through update and delete', async () => {
       await api().post('/snippets/').set('Authorization', basic('alice')).send({ code: 'needle one' }).expect(201);
       const { body: second } = await api().post('/snippets/').set('Authorization', basic('alice')).send({ code: 'needle two' }).expect(201);
