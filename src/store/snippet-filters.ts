@@ -2,14 +2,37 @@
 // the search (docs/api.md, "Finding snippets"), with the list's direction and the key its cursors carry.
 import { filterKey, isShortTerm, parseInstant, searchTerms, type SnippetFilters } from '../schemas/snippet-filters';
 import { isSqlite } from './database';
-import { select } from './select';
+import { searchIndex } from './snippet-search';
 
-/** What a list selects and in which direction; `key` binds its cursors to it (none for the plain list). */
+/** A condition on `snippets s` with its parameters. */
+export interface Condition {
+  where: string;
+  params: unknown[];
+}
+
+/** Where a page is read: the list's conditions (its position included) and its direction. */
+export interface Bounds {
+  where: string[];
+  params: unknown[];
+  descending: boolean;
+}
+
+/** A search index condition that depends on the page: `whole` for the list at once, `page` for `wanted` rows within bounds. */
+export interface SearchIndexUse {
+  whole: Condition;
+  page(bounds: Bounds, wanted: number): Promise<Condition>;
+}
+
+/**
+ * What a list selects and in which direction; `key` binds its cursors to it (none for the plain list). `index`, when
+ * present, is one more condition, worked out for each page (src/store/snippet-search.ts).
+ */
 export interface ListSelection {
   where: string[];
   params: unknown[];
   descending: boolean;
   key?: string;
+  index?: SearchIndexUse;
 }
 
 export const PLAIN_LIST: ListSelection = { where: [], params: [], descending: false };
@@ -37,40 +60,30 @@ function caseVariants(term: string): string[] {
 }
 
 /**
- * Up to this many matches, the index's answer is handed to the list as ids; past it, the list is read in its order and
- * each snippet looked up in the index, so a common term costs a page's worth of lookups rather than reading every
- * match (100,000 snippets: 69,000 matches of `return` took 104 ms the first way; docs/benchmarks.md, "Search").
- */
-const FEW_MATCHES = 2000;
-
-/** The condition for the terms of three characters or more, by the index, chosen by how many snippets match. */
-async function indexed(match: string): Promise<{ where: string; params: unknown[] }> {
-  const rows = await select<{ id: number }>('SELECT rowid AS id FROM snippet_search WHERE snippet_search MATCH ? LIMIT ?', [match, FEW_MATCHES + 1]);
-  if (rows.length <= FEW_MATCHES) return { where: 's.id IN (SELECT value FROM json_each(?))', params: [JSON.stringify(rows.map((r) => r.id))] };
-  return { where: 'EXISTS (SELECT 1 FROM snippet_search f WHERE f.snippet_search MATCH ? AND f.rowid = s.id)', params: [match] };
-}
-
-/**
  * Search on SQLite: terms of three characters or more through the FTS5 trigram index (snippet_search, kept by
  * triggers in the row's own transaction), shorter ones by instr() on the rows left. On MySQL/MariaDB every term is
  * looked for in the lowered title and code (no index: docs/api.md, "Finding snippets").
  */
-async function searchConditions(terms: string[]): Promise<{ where: string[]; params: unknown[] }> {
+async function searchConditions(terms: string[]): Promise<{ where: string[]; params: unknown[]; index?: SearchIndexUse }> {
   const where: string[] = [];
   const params: unknown[] = [];
+  let index: SearchIndexUse | undefined;
   if (isSqlite()) {
     const long = terms.filter((t) => !isShortTerm(t));
     if (long.length) {
-      const condition = await indexed(long.map(ftsString).join(' AND '));
-      where.push(condition.where);
-      params.push(...condition.params);
+      const use = await searchIndex(long.map(ftsString).join(' AND '));
+      if ('page' in use) index = use;
+      else {
+        where.push(use.where);
+        params.push(...use.params);
+      }
     }
     for (const term of terms.filter(isShortTerm)) {
       const variants = caseVariants(term);
       where.push(`(${variants.map(() => 'instr(s.title, ?) > 0 OR instr(s.code, ?) > 0').join(' OR ')})`);
       for (const v of variants) params.push(v, v);
     }
-    return { where, params };
+    return { where, params, index };
   }
   for (const term of terms) {
     where.push('(INSTR(LOWER(s.title), LOWER(?)) > 0 OR INSTR(LOWER(s.code), LOWER(?)) > 0)');
@@ -104,5 +117,5 @@ export async function selectionOf(filters: SnippetFilters): Promise<ListSelectio
   const search = await searchConditions(searchTerms(filters.search));
   where.push(...search.where);
   params.push(...search.params);
-  return { where, params, descending: filters.ordering === '-created', key: filterKey(filters) };
+  return { where, params, descending: filters.ordering === '-created', key: filterKey(filters), index: search.index };
 }

@@ -5,7 +5,7 @@ import type { Snippet } from '../schemas/snippet';
 import { columnName } from '../models/columns';
 import { SNIPPET_FIELDS, type RawRow } from './snippet-columns';
 import type { FieldSpec } from '../schemas/table';
-import { PLAIN_LIST, type ListSelection } from './snippet-filters';
+import { PLAIN_LIST, type Bounds, type ListSelection } from './snippet-filters';
 
 /** Where each key of the representation comes from: the snippet's column, or the joined owner's username. */
 const sqlOf = (name: string, field: FieldSpec) => (field.kind === 'owner' ? 'u.username' : `s.${columnName(name)}`);
@@ -34,8 +34,18 @@ export async function snippetById(id: number): Promise<Snippet | undefined> {
 }
 
 export async function allSnippets(selection: ListSelection = PLAIN_LIST): Promise<Snippet[]> {
-  const sql = `SELECT ${SNIPPET_COLUMNS} ${SNIPPET_FROM()}${whereOf(selection.where)} ${orderOf(selection.descending)}`;
-  return (await select<SnippetRow>(sql, selection.params)).map(toSnippet);
+  const where = selection.index ? [...selection.where, selection.index.whole.where] : selection.where;
+  const params = selection.index ? [...selection.params, ...selection.index.whole.params] : selection.params;
+  const sql = `SELECT ${SNIPPET_COLUMNS} ${SNIPPET_FROM()}${whereOf(where)} ${orderOf(selection.descending)}`;
+  return (await select<SnippetRow>(sql, params)).map(toSnippet);
+}
+
+/** The bounds of a page with the search index's condition for its `wanted` rows added, when the selection has one. */
+async function narrowed(selection: ListSelection, bounds: Bounds, wanted: number): Promise<{ where: string[]; params: unknown[] }> {
+  if (!selection.index) return bounds;
+  const condition = await selection.index.page(bounds, wanted);
+  // Each in parentheses: the plain list's position is an OR written bare.
+  return { where: [...bounds.where.map((w) => `(${w})`), condition.where], params: [...bounds.params, ...condition.params] };
 }
 
 const whereOf = (conditions: string[]) => (conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '');
@@ -83,7 +93,7 @@ function decodeCursor(cursor: string): Key {
  * whatever is added meanwhile.
  */
 async function rowsAfter<T>(columns: string, after: Key | undefined, limit: number, selection: ListSelection): Promise<{ rows: T[]; last?: Key; more: boolean }> {
-  const { where, params } = after ? afterKey(selection, after) : selection;
+  const { where, params } = await narrowed(selection, { ...(after ? afterKey(selection, after) : selection), descending: selection.descending }, limit + 1);
   const rows = await select<T & Key>(`SELECT ${columns}, s.created ${SNIPPET_FROM()}${whereOf(where)} ${orderOf(selection.descending)} LIMIT ?`, [...params, limit + 1]);
   const more = rows.length > limit;
   if (more) rows.length = limit;
@@ -114,14 +124,13 @@ export async function previousCursor(limit: number, cursor: string, selection: L
   // Backwards: the other direction, the cursor's own snippet included.
   const cmp = selection.descending ? '>' : '<';
   const keyset = `s.created ${cmp} ? OR (s.created = ? AND s.id ${cmp}= ?)`;
-  const where = selection.where.length ? [...selection.where, `(${keyset})`] : [keyset];
-  const rows = await select<Key>(`SELECT s.id, s.created FROM snippets s${whereOf(where)} ${orderOf(!selection.descending)} LIMIT ?`, [
-    ...selection.params,
-    key.created,
-    key.created,
-    key.id,
-    limit + 1,
-  ]);
+  const bounds = {
+    where: selection.where.length ? [...selection.where, `(${keyset})`] : [keyset],
+    params: [...selection.params, key.created, key.created, key.id],
+    descending: !selection.descending,
+  };
+  const { where, params } = await narrowed(selection, bounds, limit + 1);
+  const rows = await select<Key>(`SELECT s.id, s.created FROM snippets s${whereOf(where)} ${orderOf(!selection.descending)} LIMIT ?`, [...params, limit + 1]);
   if (!rows.length) return undefined;
   const before = rows[limit];
   return before ? { cursor: encodeCursor(before, selection.key) } : {};
