@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
 import sqlite3 from 'sqlite3';
-import { apiToken } from './credentials';
+import { apiToken, sessionLogin } from './credentials';
+import { mixedLoads, mixedScenario } from './mixed';
+import type { Load } from './phase';
 import { openEngine } from './engine';
 import { runScenario, type Result, type Scenario } from './load';
 import { RARE_TERM, seedMysql, seedSqlite, writeCode } from './search-seed';
@@ -41,6 +43,7 @@ interface ReadRow {
 interface EngineRun {
   name: string;
   reads: ReadRow[];
+  mixed: string;
   writes: { name: string; result: Result }[];
   sizes: string[];
 }
@@ -98,6 +101,24 @@ async function writes(pid: number, token: string, ownIds: number[], label: strin
   return out;
 }
 
+/**
+ * The mixed scenario of `npm run bench` on these 100,000 snippets, a third of its 16 readers searching (each request the
+ * next of the searches above), beside 16 Token writers.
+ */
+async function mixed(token: string, ownId: number): Promise<string> {
+  const readers = 16;
+  const searchers = Math.round(readers / 3);
+  const target = { base: BASE, detailId: ownId, token, session: { cookie: await sessionLogin(BASE, 'bench', 'benchpass') } };
+  const searches = READS.filter(([name]) => name.startsWith('search')).map(([, query]) => `/snippets/?limit=100&${query}`);
+  let next = 0;
+  const search: Load = { name: 'GET /snippets/?limit=100&search=… (4 kinds in turn)', side: 'readers', connections: searchers, request: { method: 'GET', path: searches[0]!, setupRequest: (req) => ({ ...req, path: searches[next++ % searches.length]! }) } };
+  const others = mixedLoads(target, { readers: readers - searchers, writers: 16 });
+  // Readers first: the scenario pairs each load's phases in that order.
+  const loads = [...others.filter((l) => l.side === 'readers'), search, ...others.filter((l) => l.side === 'writers')];
+  const { table, checks } = await mixedScenario(target, { readers, writers: 16, seconds: DURATION }, undefined, loads);
+  return `Mixed, ${DURATION} s per phase, ${readers} readers (${searchers} searching) + 16 Token writers, throttling off:\n\n${table}\n\n${checks.join('\n')}`;
+}
+
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
 
 async function ownSnippetIds(): Promise<number[]> {
@@ -129,7 +150,7 @@ async function sqliteRun(): Promise<EngineRun> {
     const run = await withService(env, async (pid) => {
       const token = await apiToken(BASE, 'bench', 'benchpass');
       const ids = await ownSnippetIds();
-      return { token, ids, reads: await reads(pid), writes: await writes(pid, token, ids, 'with the index') };
+      return { token, ids, reads: await reads(pid), mixed: await mixed(token, ids[0]!), writes: await writes(pid, token, ids, 'with the index') };
     });
     // The same database without the index: its triggers and table dropped, the file compacted.
     const db = sqliteDb(file);
@@ -140,6 +161,7 @@ async function sqliteRun(): Promise<EngineRun> {
     return {
       name: 'SQLite',
       reads: run.reads,
+      mixed: run.mixed,
       writes: [...run.writes, ...without],
       sizes: [
         `seeded ${COUNT} snippets (with the index's triggers) in ${seedSeconds.toFixed(0)} s`,
@@ -170,7 +192,8 @@ async function mariadbRun(): Promise<EngineRun | undefined> {
     await conn.end();
     const run = await withService(env, async (pid) => {
       const token = await apiToken(BASE, 'bench', 'benchpass');
-      return { reads: await reads(pid), writes: await writes(pid, token, await ownSnippetIds(), 'no index (none on MariaDB)') };
+      const ids = await ownSnippetIds();
+      return { reads: await reads(pid), mixed: await mixed(token, ids[0]!), writes: await writes(pid, token, ids, 'no index (none on MariaDB)') };
     });
     return {
       name: engine.name,
@@ -194,7 +217,7 @@ function report(run: EngineRun): string {
   }
   const writeRows = [['write', 'req/s', 'p50 ms', 'p99 ms', 'errors']];
   for (const w of run.writes) writeRows.push([w.name, w.result.rps.toFixed(0), String(w.result.p50), String(w.result.p99), String(w.result.errors)]);
-  return `\n### ${run.name}\n\n${run.sizes.join('\n\n')}\n\n${markdownTable(readRows)}\n\n${markdownTable(writeRows)}\n`;
+  return `\n### ${run.name}\n\n${run.sizes.join('\n\n')}\n\n${markdownTable(readRows)}\n\n${markdownTable(writeRows)}\n\n${run.mixed}\n`;
 }
 
 async function main(): Promise<void> {
