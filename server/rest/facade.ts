@@ -59,7 +59,7 @@ export function restFacade(routes: readonly Route[]): RequestHandler {
       // A list asked for whole, in JSON, is streamed page by page: its memory stays flat however long it is.
       if (procedure.paged && res.locals.format === 'json' && query?.limit === undefined) {
         // The first page answers a refused input (a bad filter) as any call does, before the stream's status.
-        const first = await callProcedure(req, procedure.path, { ...query, limit: BATCH });
+        const first = await callProcedure(req, procedure.path, { ...query, limit: BATCH, cursor: undefined });
         if (!first.ok) return writeOutcome(res, method, procedure, first);
         return await streamList(res, async (cursor) => {
           if (cursor === undefined) return first.data as Page;

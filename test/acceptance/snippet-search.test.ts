@@ -62,6 +62,11 @@ describe('GET /snippets/ with filters and search', () => {
       expect(res.headers).not.to.have.property('link');
     });
 
+    it('streams the whole list whatever cursor comes without a limit, as before', async () => {
+      await store([{ code: 'a' }, { code: 'b' }]);
+      expect(codesOf((await list({ cursor: 'not-a-cursor' }).expect(200)).body)).to.deep.equal(['a', 'b']);
+    });
+
     it('treats empty values as absent (a form left blank)', async () => {
       await store([{ code: 'a' }, { code: 'b', owner: bob }]);
       const res = await list({ owner: '', language: '', search: '', ordering: '', created_after: '', created_before: '' }).expect(200);
