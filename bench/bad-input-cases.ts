@@ -1,5 +1,6 @@
 // The bad-input run's requests: case i of a seed, by category (valid Token creates among them, for concurrent writes).
 import { basic, bytes, form, latin1, multipart, oddName, rawUtf8, snippetCode } from './bad-input-text';
+import { listFilters } from './bad-input-filters';
 import type { Rng } from './prng';
 import type { RawRequest } from './raw-request';
 
@@ -359,6 +360,7 @@ const CATEGORIES: [string, number, Make][] = [
   ['methods', 6, methods],
   ['oversized', 3, oversized],
   ['paths', 8, paths],
+  ['list filters', 6, listFilters],
   ['login form', 3, loginForm],
   ['history', 6, history],
 ];

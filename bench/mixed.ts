@@ -58,8 +58,8 @@ export interface MixedResult {
 
 const ms = (v: number) => (Number.isNaN(v) ? '-' : v.toFixed(0));
 
-export async function mixedScenario(t: MixedTarget, opts: MixedOptions, log = (line: string) => process.stderr.write(`${line}\n`)): Promise<MixedResult> {
-  const loads = mixedLoads(t, opts);
+/** `loads` are the scenario's own unless given (the search bench adds searching readers). */
+export async function mixedScenario(t: MixedTarget, opts: MixedOptions, log = (line: string) => process.stderr.write(`${line}\n`), loads = mixedLoads(t, opts)): Promise<MixedResult> {
   const readers = loads.filter((l) => l.side === 'readers');
   const writers = loads.filter((l) => l.side === 'writers');
   // Unmeasured: the first phase would otherwise pay for JIT compilation and cold caches that the others do not.

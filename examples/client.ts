@@ -1,5 +1,5 @@
-// A typed TypeScript client of the service over /trpc: create, list, update, read the history, write conditionally,
-// diff, restore and delete a snippet (run: tsx examples/client.ts BASE USER:PASSWORD).
+// A typed TypeScript client of the service over /trpc: create, list, search, update, read the history, write
+// conditionally, diff, restore and delete a snippet (run: tsx examples/client.ts BASE USER:PASSWORD).
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import type { inferRouterOutputs } from '@trpc/server';
 // A type-only import: the client gets every procedure's input and output types, and none of the server's code.
@@ -30,6 +30,8 @@ export interface ExampleRun {
   created: Snippet;
   /** Whether the list read after creating contains the new snippet. */
   listed: boolean;
+  /** Whether a search of the owner's Python snippets for "HELLO" finds it first. */
+  found: boolean;
   updated: Snippet;
   /** The revision numbers after the update, newest first. */
   revisions: number[];
@@ -55,6 +57,11 @@ export async function runExample(baseUrl: string, auth: Auth, log: (line: string
   const { items } = await client.snippets.list.query();
   const listed = items.some((s) => s.id === created.id);
   log(`listed ${items.length} snippet(s); the new one is ${listed ? '' : 'NOT '}among them`);
+
+  // Filters and search, combined (AND): substrings of the title or code, any case; newest first, 10 a page.
+  const search = await client.snippets.list.query({ owner: created.owner, language: 'python', search: 'HELLO', ordering: '-created', limit: 10 });
+  const found = search.items[0]?.id === created.id;
+  log(`searched ${created.owner}'s Python snippets for "HELLO": ${search.items.length} found, the new one ${found ? 'first' : 'NOT first'}`);
 
   // Like PUT: `code` is required, omitted optional fields keep their stored values.
   const updated = await client.snippets.update.mutate({ id: created.id, code: 'print("hello, world")', linenos: true });
@@ -90,7 +97,7 @@ export async function runExample(baseUrl: string, auth: Auth, log: (line: string
   );
   log(`reading it again: ${afterDelete}`);
 
-  return { created, listed, updated, revisions, staleWrite, diff, restored, deletedId: created.id, afterDelete };
+  return { created, listed, found, updated, revisions, staleWrite, diff, restored, deletedId: created.id, afterDelete };
 }
 
 /** "CODE: message" for a failed call (the authentication chain answers /trpc in tRPC's error shape too). */

@@ -74,8 +74,8 @@ export function restFacade(routes: readonly Route[]): RequestHandler {
       }
       // A list asked for whole, in JSON, is streamed page by page: its memory stays flat however long it is.
       if (procedure.paged && res.locals.format === 'json' && query?.limit === undefined) {
-        // The first page is read before anything is sent: a refusal there (no such snippet) is answered as one.
-        const first = await callProcedure(req, procedure, { ...query, limit: BATCH });
+        // The first page is read before anything is sent: a refusal there (a bad filter, no such snippet) is answered as one.
+        const first = await callProcedure(req, procedure, { ...query, limit: BATCH, cursor: undefined });
         if (!first.ok) return writeOutcome(res, method, procedure, first);
         return await streamList(res, async (cursor) => {
           if (cursor === undefined) return first.data as Page;

@@ -10,6 +10,7 @@ import { callerFor } from '../auth/context';
 import type { Urls } from '../http/urls';
 import { diffView, revisionsSection } from './history';
 import { html, type Html } from './html';
+import { listFilters } from './list-filters';
 import { deleteForm, snippetForm, submittedValues, type FieldErrors } from './snippet-form';
 
 type Outputs = inferRouterOutputs<AppRouter>;
@@ -52,7 +53,11 @@ const view = <T>(render: View<T>) => render as View<unknown>;
 const createForm = ({ res, reverse, user, refused }: ViewContext) =>
   user ? html`<section class="forms"><h2>Create a snippet</h2>${snippetForm(res, { method: 'POST', action: reverse('snippet-list'), ...refused })}</section>` : undefined;
 
-const snippetList: View<Outputs['snippets']['list']['items']> = (ctx, snippets) => ({ ids: 'snippet-detail', owners: snippets?.map((s) => s.owner), top: createForm(ctx) });
+const snippetList: View<Outputs['snippets']['list']['items']> = (ctx, snippets) => ({
+  ids: 'snippet-detail',
+  owners: snippets?.map((s) => s.owner),
+  top: html`${createForm(ctx) ?? ''}${listFilters(ctx.req, ctx.reverse('snippet-list'))}`,
+});
 
 const snippetCreated: View<Outputs['snippets']['create']> = (ctx, snippet) => ({ ids: 'snippet-detail', owners: snippet && [snippet.owner], top: createForm(ctx) });
 
@@ -89,7 +94,11 @@ export const PAGE_VIEWS: Record<string, View<unknown>> = {
   'snippets.get': view(snippetDetail),
   'snippets.update': view(snippetDetail),
   'users.list': view<Outputs['users']['list']>(() => ({ ids: 'user-detail' })),
-  'users.get': view<Outputs['users']['get']>(({ reverse }) => ({ parent: { href: reverse('user-list'), label: 'User List' }, ids: 'user-detail' })),
+  'users.get': view<Outputs['users']['get']>(({ reverse }, user) => ({
+    parent: { href: reverse('user-list'), label: 'User List' },
+    ids: 'user-detail',
+    views: user && html`<p class="views"><a id="user-snippets-link" href="${reverse('snippet-list')}?owner=${encodeURIComponent(user.username)}">Snippets of ${user.username}</a></p>`,
+  })),
   'snippets.revisions': view<Outputs['snippets']['revisions']['items']>(async (ctx, revisions) => ({
     ...revisionPage(ctx),
     bottom: revisions && (await revisionsSection(ctx, Number(ctx.params.id), revisions)),

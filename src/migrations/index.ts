@@ -5,6 +5,7 @@ import * as m0002 from './0002-auth';
 import * as m0003 from './0003-oauth1';
 import * as m0004 from './0004-user-active';
 import * as m0005 from './0005-tables-utf8mb4';
+import * as m0006 from './0006-snippet-search';
 import * as m0007 from './0007-snippet-revisions';
 
 export interface Migration {
@@ -19,5 +20,6 @@ export const migrations: Migration[] = [
   { name: '0003-oauth1', ...m0003 },
   { name: '0004-user-active', ...m0004 },
   { name: '0005-tables-utf8mb4', ...m0005 },
+  { name: '0006-snippet-search', ...m0006 },
   { name: '0007-snippet-revisions', ...m0007 },
 ];

@@ -9,8 +9,9 @@ import { IfMatch, RevisionId } from '../schemas/revision';
 import { revisionOf } from '../store/revisions';
 import { revisionProcedures } from './revisions';
 import { assertOwner, mayWriteSnippet } from '../permissions';
-import { PreviousPage, PreviousPageQuery, Snippet, SnippetFields, SnippetId, SnippetListQuery, SnippetPage, SnippetUpdate } from '../schemas/snippet';
+import { PreviousPage, Snippet, SnippetFields, SnippetId, SnippetListQuery, SnippetPage, SnippetUpdate } from '../schemas/snippet';
 import { retryConflicts } from '../store/retry';
+import { selectionOf } from '../store/snippet-filters';
 import type { Context } from '../context';
 import { authedProcedure, publicProcedure, router } from '../trpc';
 
@@ -28,14 +29,15 @@ const ownSnippetProcedure = authedProcedure.use(async ({ ctx, getRawInput, next 
 
 export const snippetsRouter = router({
   list: publicProcedure
-    .meta({ name: 'snippet-list', paged: true, openapi: { method: 'GET', path: '/snippets/', tags: TAGS, summary: 'List snippets, oldest first' } })
+    .meta({ name: 'snippet-list', paged: true, openapi: { method: 'GET', path: '/snippets/', tags: TAGS, summary: 'List snippets, oldest first; filtered and searched on request' } })
     .input(SnippetListQuery)
     .output(SnippetPage)
     .query(async ({ ctx, input }) => {
       const { store } = ctx.runtime;
-      if (!input?.limit) return { items: await allSnippets(store) };
+      const selection = await selectionOf(store, input ?? {});
+      if (!input?.limit) return { items: await allSnippets(store, selection) };
       try {
-        return await snippetPage(store, input.limit, input.cursor);
+        return await snippetPage(store, input.limit, input.cursor, selection);
       } catch (err) {
         if (err instanceof InvalidCursor) throw new TRPCError({ code: 'NOT_FOUND', message: err.message });
         throw err;
@@ -61,13 +63,18 @@ export const snippetsRouter = router({
       return (await highlightedOf(ctx.runtime.store, input.id)) ?? Promise.reject(notFound());
     }),
 
-  /** The cursor of the page before the one `cursor` starts (the browsable list's Previous link; not a REST path). */
+  /**
+   * The cursor of the page before the one the list query's `cursor` starts, in the same filtered list (the browsable
+   * list's Previous link; not a REST path).
+   */
   previousPage: publicProcedure
-    .input(PreviousPageQuery)
+    .input(SnippetListQuery)
     .output(PreviousPage)
     .query(async ({ ctx, input }) => {
+      if (!input?.limit || !input.cursor) return null;
+      const { store } = ctx.runtime;
       try {
-        return (await previousCursor(ctx.runtime.store, input.limit, input.cursor)) ?? null;
+        return (await previousCursor(store, input.limit, input.cursor, await selectionOf(store, input))) ?? null;
       } catch (err) {
         if (err instanceof InvalidCursor) return null;
         throw err;

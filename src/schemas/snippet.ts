@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { pk } from './fields';
 import { inputObject, representationObject } from './from-table';
 import { SNIPPET_TABLE } from './snippet-table';
+import { cursorMatchesFilters, SNIPPET_FILTER_FIELDS } from './snippet-filters';
 
 export const SnippetFields = inputObject(SNIPPET_TABLE);
 export type SnippetFields = z.infer<typeof SnippetFields>;
@@ -26,7 +27,10 @@ export type SnippetPage = z.infer<typeof SnippetPage>;
 
 export const MAX_PAGE = 1000;
 
-/** Optional keyset paging of the list: `?limit=N&cursor=…` (the cursor comes from the previous page's Link). */
+/**
+ * Optional keyset paging of the list: `?limit=N&cursor=…` (the cursor comes from the previous page's Link), and its
+ * filters (src/schemas/snippet-filters.ts), to which a cursor is bound.
+ */
 export const SnippetListQuery = z
   .object({
     limit: z.preprocess(
@@ -34,11 +38,11 @@ export const SnippetListQuery = z
       z.number({ error: 'A valid integer is required.' }).int().min(1).max(MAX_PAGE, `Ensure this value is less than or equal to ${MAX_PAGE}.`),
     ).optional(),
     cursor: z.string().max(200).optional(),
+    ...SNIPPET_FILTER_FIELDS,
   })
+  .superRefine(cursorMatchesFilters)
   .optional();
 export type SnippetListQuery = z.infer<typeof SnippetListQuery>;
 
-/** A page's limit and cursor, for the cursor of the page before it. */
-export const PreviousPageQuery = z.object({ limit: z.number().int().min(1).max(MAX_PAGE), cursor: z.string().max(200) });
 /** `{}` when the page before is the first (it has no cursor); null when nothing comes before. */
 export const PreviousPage = z.object({ cursor: z.string().optional() }).nullable();

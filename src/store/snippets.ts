@@ -5,6 +5,7 @@ import type { Snippet } from '../schemas/snippet';
 import { columnName } from '../models/columns';
 import { SNIPPET_FIELDS, type RawRow } from './snippet-columns';
 import type { FieldSpec } from '../schemas/table';
+import { PLAIN_LIST, type Bounds, type ListSelection } from './snippet-filters';
 
 /** Where each key of the representation comes from: the snippet's column, or the joined owner's username. */
 const sqlOf = (name: string, field: FieldSpec) => (field.kind === 'owner' ? 'u.username' : `s.${columnName(name)}`);
@@ -33,8 +34,30 @@ export async function snippetById(store: Store, id: number): Promise<{ snippet: 
   return row && { snippet: toSnippet(row), revision: Number(row.revision) };
 }
 
-export async function allSnippets(store: Store): Promise<Snippet[]> {
-  return (await select<SnippetRow>(store, `SELECT ${SNIPPET_COLUMNS} ${SNIPPET_FROM(store)} ORDER BY s.created, s.id`)).map(toSnippet);
+export async function allSnippets(store: Store, selection: ListSelection = PLAIN_LIST): Promise<Snippet[]> {
+  const where = selection.index ? [...selection.where, selection.index.whole.where] : selection.where;
+  const params = selection.index ? [...selection.params, ...selection.index.whole.params] : selection.params;
+  const sql = `SELECT ${SNIPPET_COLUMNS} ${SNIPPET_FROM(store)}${whereOf(where)} ${orderOf(selection.descending)}`;
+  return (await select<SnippetRow>(store, sql, params)).map(toSnippet);
+}
+
+/** The bounds of a page with the search index's condition for its `wanted` rows added, when the selection has one. */
+async function narrowed(selection: ListSelection, bounds: Bounds, wanted: number): Promise<{ where: string[]; params: unknown[] }> {
+  if (!selection.index) return bounds;
+  const condition = await selection.index.page(bounds, wanted);
+  // Each in parentheses: the plain list's position is an OR written bare.
+  return { where: [...bounds.where.map((w) => `(${w})`), condition.where], params: [...bounds.params, ...condition.params] };
+}
+
+const whereOf = (conditions: string[]) => (conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '');
+const orderOf = (descending: boolean) => (descending ? 'ORDER BY s.created DESC, s.id DESC' : 'ORDER BY s.created, s.id');
+
+/** The rows after a key in the list's direction; alone, the condition of the plain list as it always read. */
+function afterKey(selection: ListSelection, after: Key): { where: string[]; params: unknown[] } {
+  const cmp = selection.descending ? '<' : '>';
+  const keyset = `s.created ${cmp} ? OR (s.created = ? AND s.id ${cmp} ?)`;
+  const where = selection.where.length ? [...selection.where, `(${keyset})`] : [keyset];
+  return { where, params: [...selection.params, after.created, after.created, after.id] };
 }
 
 /** A position in the list: the (created, id) of the last snippet seen. */
@@ -45,15 +68,17 @@ interface Key {
 
 export class InvalidCursor extends Error {}
 
-export function encodeCursor(key: Key): string {
+/** The key as a cursor; a filtered or reversed list's cursor also carries its filter key (src/schemas/snippet-filters.ts). */
+export function encodeCursor(key: Key, filterKey?: string): string {
   const created = key.created instanceof Date ? key.created.toISOString() : key.created;
-  return Buffer.from(JSON.stringify([created, key.id])).toString('base64url');
+  return Buffer.from(JSON.stringify(filterKey ? [created, key.id, filterKey] : [created, key.id])).toString('base64url');
 }
 
 function decodeCursor(store: Store, cursor: string): Key {
   try {
-    const [created, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    if (typeof created === 'string' && Number.isSafeInteger(id)) {
+    const [created, id, filterKey] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    // The filter key was checked against the request's filters by the input schema.
+    if (typeof created === 'string' && Number.isSafeInteger(id) && (filterKey === undefined || typeof filterKey === 'string')) {
       // SQLite keeps the text it was given; MySQL compares DATETIME with a Date.
       return { created: isSqlite(store) ? created : new Date(created), id: id as number };
     }
@@ -68,14 +93,9 @@ function decodeCursor(store: Store, cursor: string): Key {
  * whether more follow: one query, which reads one row more. Keyset paging: a page never skips or repeats a snippet,
  * whatever is added meanwhile.
  */
-async function rowsAfter<T>(store: Store, columns: string, after: Key | undefined, limit: number): Promise<{ rows: T[]; last?: Key; more: boolean }> {
-  const rows = after
-    ? await select<T & Key>(
-        store,
-        `SELECT ${columns}, s.created ${SNIPPET_FROM(store)} WHERE s.created > ? OR (s.created = ? AND s.id > ?) ORDER BY s.created, s.id LIMIT ?`,
-        [after.created, after.created, after.id, limit + 1],
-      )
-    : await select<T & Key>(store, `SELECT ${columns}, s.created ${SNIPPET_FROM(store)} ORDER BY s.created, s.id LIMIT ?`, [limit + 1]);
+async function rowsAfter<T>(store: Store, columns: string, after: Key | undefined, limit: number, selection: ListSelection): Promise<{ rows: T[]; last?: Key; more: boolean }> {
+  const { where, params } = await narrowed(selection, { ...(after ? afterKey(selection, after) : selection), descending: selection.descending }, limit + 1);
+  const rows = await select<T & Key>(store, `SELECT ${columns}, s.created ${SNIPPET_FROM(store)}${whereOf(where)} ${orderOf(selection.descending)} LIMIT ?`, [...params, limit + 1]);
   const more = rows.length > limit;
   if (more) rows.length = limit;
   const last = rows[rows.length - 1];
@@ -83,15 +103,15 @@ async function rowsAfter<T>(store: Store, columns: string, after: Key | undefine
 }
 
 /** Up to `limit` snippets after a key, the key of the last one, and whether more follow. */
-async function snippetsAfter(store: Store, after: Key | undefined, limit: number): Promise<{ items: Snippet[]; last?: Key; more: boolean }> {
-  const { rows, last, more } = await rowsAfter<SnippetRow>(store, SNIPPET_COLUMNS, after, limit);
+async function snippetsAfter(store: Store, after: Key | undefined, limit: number, selection: ListSelection): Promise<{ items: Snippet[]; last?: Key; more: boolean }> {
+  const { rows, last, more } = await rowsAfter<SnippetRow>(store, SNIPPET_COLUMNS, after, limit, selection);
   return { items: rows.map(toSnippet), last, more };
 }
 
 /** One page for `?limit=N&cursor=…`; `next` is absent on the last page. */
-export async function snippetPage(store: Store, limit: number, cursor?: string): Promise<{ items: Snippet[]; next?: string }> {
-  const { items, last, more } = await snippetsAfter(store, cursor ? decodeCursor(store, cursor) : undefined, limit);
-  return { items, next: more && last ? encodeCursor(last) : undefined };
+export async function snippetPage(store: Store, limit: number, cursor?: string, selection: ListSelection = PLAIN_LIST): Promise<{ items: Snippet[]; next?: string }> {
+  const { items, last, more } = await snippetsAfter(store, cursor ? decodeCursor(store, cursor) : undefined, limit, selection);
+  return { items, next: more && last ? encodeCursor(last, selection.key) : undefined };
 }
 
 /**
@@ -100,16 +120,21 @@ export async function snippetPage(store: Store, limit: number, cursor?: string):
  * nothing comes before the cursor (the page is the first already). The JSON API has no such link: its paging runs one
  * way, and the previous page is an ordinary forward page from this cursor.
  */
-export async function previousCursor(store: Store, limit: number, cursor: string): Promise<{ cursor?: string } | undefined> {
+export async function previousCursor(store: Store, limit: number, cursor: string, selection: ListSelection = PLAIN_LIST): Promise<{ cursor?: string } | undefined> {
   const key = decodeCursor(store, cursor);
-  const rows = await select<Key>(
-    store,
-    'SELECT s.id, s.created FROM snippets s WHERE s.created < ? OR (s.created = ? AND s.id <= ?) ORDER BY s.created DESC, s.id DESC LIMIT ?',
-    [key.created, key.created, key.id, limit + 1],
-  );
+  // Backwards: the other direction, the cursor's own snippet included.
+  const cmp = selection.descending ? '>' : '<';
+  const keyset = `s.created ${cmp} ? OR (s.created = ? AND s.id ${cmp}= ?)`;
+  const bounds = {
+    where: selection.where.length ? [...selection.where, `(${keyset})`] : [keyset],
+    params: [...selection.params, key.created, key.created, key.id],
+    descending: !selection.descending,
+  };
+  const { where, params } = await narrowed(selection, bounds, limit + 1);
+  const rows = await select<Key>(store, `SELECT s.id, s.created FROM snippets s${whereOf(where)} ${orderOf(!selection.descending)} LIMIT ?`, [...params, limit + 1]);
   if (!rows.length) return undefined;
   const before = rows[limit];
-  return before ? { cursor: encodeCursor(before) } : {};
+  return before ? { cursor: encodeCursor(before, selection.key) } : {};
 }
 
 /** The id of the snippet's owner, or undefined when there is no such snippet. */

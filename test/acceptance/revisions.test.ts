@@ -56,9 +56,9 @@ describe('/snippets/<pk>/revisions/', () => {
       expect(second.headers.link).to.equal(undefined);
     });
 
-    it('responds 404 for an unknown snippet, 404 for a cursor it did not make, 400 for a bad limit', async () => {
+    it('responds 404 for an unknown snippet, 404 for a cursor it did not make (with a limit: the whole list ignores a cursor, as the snippet list does), 400 for a bad limit', async () => {
       expect((await api().get('/snippets/999999/revisions/').expect(404)).body).to.deep.equal({ detail: 'Not found.' });
-      await api().get(`/snippets/${id}/revisions/?cursor=abc`).expect(404);
+      await api().get(`/snippets/${id}/revisions/?limit=2&cursor=abc`).expect(404);
       expect((await api().get(`/snippets/${id}/revisions/?limit=0`).expect(400)).body).to.have.property('limit');
     });
   });

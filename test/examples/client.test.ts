@@ -50,6 +50,7 @@ describe('examples/client.ts', () => {
       expect(Object.keys(run.created)).to.deep.equal(KEYS);
       expect(run.created).to.include({ owner: 'alice', title: 'Hello', code: 'print("hello")', linenos: false, language: 'python', style: 'friendly' });
       expect(run.listed).to.equal(true);
+      expect(run.found).to.equal(true);
       expect(run.updated).to.deep.equal({ ...run.created, code: 'print("hello, world")', linenos: true });
       expect(run.revisions).to.deep.equal([2, 1]);
       expect(run.staleWrite).to.equal('PRECONDITION_FAILED');
@@ -57,7 +58,7 @@ describe('examples/client.ts', () => {
       expect(run.restored).to.deep.equal(run.created);
       expect(run.deletedId).to.equal(run.created.id);
       expect(run.afterDelete).to.equal('NOT_FOUND');
-      expect(lines).to.have.length(9);
+      expect(lines).to.have.length(10);
       expect((await snippetsClient(base).snippets.list.query()).items).to.deep.equal([]);
     });
   });
