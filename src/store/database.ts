@@ -1,5 +1,4 @@
 // The connections a runtime holds. SQLite: one writer (Sequelize's) and two readers. MySQL/MariaDB: Sequelize's pool and a read pool.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { Sequelize, type Options } from 'sequelize';
 import { createPool, type Pool } from 'mysql2';
 import sqlite3 from 'sqlite3';
@@ -34,9 +33,6 @@ export interface Store {
   revisionsKeep: number;
 }
 
-/** The store whose SQLite writer a transaction holds: its own statements pass the writer's gate, which it holds already. */
-const holdingWriter = new AsyncLocalStorage<Store>();
-
 /**
  * Reader connections per process on a SQLite file. A connection runs one statement at a time, and node-sqlite3 runs
  * each statement on a thread of libuv's pool (4 threads), where a statement waiting for its connection still holds a
@@ -60,8 +56,8 @@ export function server(url: string) {
 /**
  * Builds the Sequelize instance for DATABASE_URL and binds models of its own to it (their hook renders `highlighted`
  * with `highlighter`). Nothing connects yet. On SQLite, Sequelize keeps one connection for the store (it opens others
- * only for its own transactions, which the store never starts: see holdWriter): it is the writer, so the process's writes run one after
- * another on it and never contend with each other for the file.
+ * only for its own transactions, which the store never starts; see holdWriter): it is the writer, so the store's writes
+ * run one after another on it and never contend with each other for the file.
  */
 export function openStore(config: StoreConfig, highlighter: Highlighter): Store {
   const common: Options = {
@@ -79,11 +75,9 @@ export function openStore(config: StoreConfig, highlighter: Highlighter): Store 
     // No retries: Sequelize would try a busy write five times, each waiting the busy timeout, where one wait is the bound.
     sequelize = new Sequelize({ ...common, dialect: 'sqlite', storage, pool: { max: 1 }, retry: { max: 1 } });
     // The writer takes one statement at a time too (see SQLITE_READERS), in the order they come.
-    writerGate = new Gate(1);
-    const gate = writerGate;
-    const held = () => holdingWriter.getStore()?.sequelize === sequelize;
-    sequelize.addHook('beforeQuery', () => (held() ? undefined : gate.enter()));
-    sequelize.addHook('afterQuery', () => (held() ? undefined : gate.leave()));
+    const gate = (writerGate = new Gate(1));
+    sequelize.addHook('beforeQuery', () => gate.enter());
+    sequelize.addHook('afterQuery', () => gate.leave());
     pragmas = [
       // WAL: readers never block the writer, nor the writer them.
       'journal_mode = WAL',
@@ -146,18 +140,18 @@ export function isSqlite(store: Pick<Store, 'sequelize'>): boolean {
 }
 
 /**
- * SQLite: runs `work` holding the writer connection from its first statement to its last, so that a transaction's
- * statements (BEGIN ... COMMIT) are the only ones on it meanwhile. Sequelize's own transactions would not do: on a file
- * it opens a connection per transaction, a second writer contending with the first for the file's lock.
+ * SQLite: runs `work` on the writer connection, holding its line from the first statement to the last, so that a
+ * transaction's statements (BEGIN ... COMMIT) are the only ones on it meanwhile; `work` runs them on the connection
+ * itself, not through Sequelize (whose queries wait in that line). Sequelize's own transactions would not do: on a
+ * file it opens a connection per transaction, a second writer contending with the first for the file's lock.
  */
 export async function holdWriter<T>(store: Store, work: (writer: sqlite3.Database) => Promise<T>): Promise<T> {
   const gate = store.writerGate;
   if (!gate) throw new Error('holdWriter(): not a SQLite database');
   const writer = await writerConnection(store.sequelize);
-  if (holdingWriter.getStore() === store) return work(writer);
   await gate.enter();
   try {
-    return await holdingWriter.run(store, () => work(writer));
+    return await work(writer);
   } finally {
     gate.leave();
   }
