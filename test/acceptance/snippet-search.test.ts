@@ -1,13 +1,11 @@
 // GET /snippets/ with filters and search (owner, language, created_after/before, search, ordering), on REST and
 // /trpc: the same answers on SQLite and, with DATABASE_URL, on MariaDB.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { TRPCClientError } from '@trpc/client';
 import { expect } from 'chai';
 import { snippetsClient } from '../../examples/client';
 import type { AppRouter } from '../../src/routers';
 import { makeUser, resetDatabase } from '../support/db';
-import { api, app, basic } from '../support/http';
+import { api, basic, listening, type Listening } from '../support/http';
 import { testStore } from '../support/runtime';
 
 interface Listed {
@@ -327,21 +325,14 @@ describe('GET /snippets/ with filters and search', () => {
   });
 
   describe('on /trpc with the typed client', () => {
-    let server: http.Server;
-    let base: string;
-    before(async () => {
-      server = http.createServer(app());
-      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    });
-    after(async () => {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-    });
+    let served: Listening;
+    before(async () => (served = await listening()));
+    after(() => served.close());
+
 
     it('filters, searches and orders snippets.list, pages bound to the filters', async () => {
       await store([{ code: 'fn a', language: 'rust' }, { code: 'fn b', language: 'rust', owner: bob }, { code: 'fn c', language: 'rust' }, { code: 'def d' }]);
-      const client = snippetsClient(base);
+      const client = snippetsClient(served.base);
       const first = await client.snippets.list.query({ owner: 'alice', language: 'rust', search: 'FN', ordering: '-created', limit: 1 });
       expect(first.items.map((s) => s.code)).to.deep.equal(['fn c']);
       const second = await client.snippets.list.query({ owner: 'alice', language: 'rust', search: 'FN', ordering: '-created', limit: 1, cursor: first.next });

@@ -1,13 +1,11 @@
 // examples/client.ts: the typed tRPC client against createApp() listening on an ephemeral port.
 import { spawn } from 'node:child_process';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { TRPCClientError } from '@trpc/client';
 import { expect } from 'chai';
 import { authorizationHeader, describeError, runExample, snippetsClient } from '../../examples/client';
 import { makeUser, resetDatabase } from '../support/db';
-import { app } from '../support/http';
+import { listening, type Listening } from '../support/http';
 
 const KEYS = ['id', 'owner', 'title', 'code', 'linenos', 'language', 'style'];
 const ROOT = path.resolve(__dirname, '../..');
@@ -25,18 +23,10 @@ function runScript(...args: string[]): Promise<{ code: number | null; stdout: st
 }
 
 describe('examples/client.ts', () => {
-  let server: http.Server;
-  let base: string;
+  let served: Listening;
+  before(async () => (served = await listening()));
+  after(() => served.close());
 
-  before(async () => {
-    server = http.createServer(app());
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  after(async () => {
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
-  });
   beforeEach(async () => {
     await resetDatabase();
     await makeUser('alice');
@@ -45,7 +35,7 @@ describe('examples/client.ts', () => {
   describe('runExample with Basic auth', () => {
     it('creates, lists, updates, reads the history, is refused a stale write, diffs, restores and deletes a snippet, which is then NOT_FOUND', async () => {
       const lines: string[] = [];
-      const run = await runExample(base, { username: 'alice', password: 'alicepass' }, (line) => lines.push(line));
+      const run = await runExample(served.base, { username: 'alice', password: 'alicepass' }, (line) => lines.push(line));
 
       expect(Object.keys(run.created)).to.deep.equal(KEYS);
       expect(run.created).to.include({ owner: 'alice', title: 'Hello', code: 'print("hello")', linenos: false, language: 'python', style: 'friendly' });
@@ -59,17 +49,17 @@ describe('examples/client.ts', () => {
       expect(run.deletedId).to.equal(run.created.id);
       expect(run.afterDelete).to.equal('NOT_FOUND');
       expect(lines).to.have.length(10);
-      expect((await snippetsClient(base).snippets.list.query()).items).to.deep.equal([]);
+      expect((await snippetsClient(served.base).snippets.list.query()).items).to.deep.equal([]);
     });
   });
 
   describe('with a wrong password', () => {
     it('is refused 401 before anything is created', async () => {
-      const err = await runExample(base, { username: 'alice', password: 'wrong' }).catch((e: unknown) => e);
+      const err = await runExample(served.base, { username: 'alice', password: 'wrong' }).catch((e: unknown) => e);
       expect(err).to.be.instanceOf(TRPCClientError);
       // The chain refuses before tRPC runs, so today the body is REST's `detail`; a tRPC-shaped refusal would give the code.
       expect(describeError(err)).to.equal('UNAUTHORIZED: Invalid username/password.');
-      expect((await snippetsClient(base).snippets.list.query()).items).to.deep.equal([]);
+      expect((await snippetsClient(served.base).snippets.list.query()).items).to.deep.equal([]);
     });
   });
 
@@ -82,20 +72,20 @@ describe('examples/client.ts', () => {
 
   describe('as a script', () => {
     it('runs against BASE with USER:PASSWORD and prints each step', async () => {
-      const { code, stdout } = await runScript(base, 'alice:alicepass');
+      const { code, stdout } = await runScript(served.base, 'alice:alicepass');
       expect(code).to.equal(0);
       expect(stdout).to.match(/^created snippet \d+ owned by alice/m);
       expect(stdout).to.include('reading it again: NOT_FOUND');
     });
 
     it('exits 1 naming the refusal when the password is wrong', async () => {
-      const { code, stderr } = await runScript(base, 'alice:wrong');
+      const { code, stderr } = await runScript(served.base, 'alice:wrong');
       expect(code).to.equal(1);
       expect(stderr.trim()).to.equal('UNAUTHORIZED: Invalid username/password.');
     });
 
     it('exits 1 with a usage line when credentials are missing', async () => {
-      const { code, stderr } = await runScript(base);
+      const { code, stderr } = await runScript(served.base);
       expect(code).to.equal(1);
       expect(stderr).to.match(/^usage: /);
     });

@@ -1,5 +1,6 @@
 // supertest against createApp(): an app per configuration and test, and Basic credentials for the test users.
-import type { RequestListener } from 'node:http';
+import http, { type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import supertest from 'supertest';
 import { createApp } from '../../server/app';
 import { PASSWORDS } from './db';
@@ -22,4 +23,22 @@ export function apiAt(now: () => number, overrides: Record<string, string> = {})
 
 export function basic(username: string, password = PASSWORDS[username] ?? ''): string {
   return `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+}
+
+export interface Listening {
+  base: string;
+  close(): Promise<void>;
+}
+
+/** The test's app listening on a free loopback port, for a client that needs a URL (the typed client, a spawned script). */
+export async function listening(): Promise<Listening> {
+  const server = http.createServer(app());
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
 }
