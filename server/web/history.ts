@@ -1,13 +1,13 @@
 // The browsable pages of a snippet's history (docs/api.md "History"): its revisions, each with its diff and, for the
 // owner, a restore button; a diff shown highlighted (highlight.js's `diff`, in the worker pool like every grammar).
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { callerFor } from '../auth/context';
 import type { Revision } from '../../src/schemas/revision';
-import type { ViewContext } from './views';
+import type { Urls } from '../http/urls';
 import { html, Html, escapeHtml } from './html';
 
 /** The list of revisions as links to each one and its diff, with a restore button for the owner. */
-export async function revisionsSection({ req, res, reverse }: ViewContext, id: number, revisions: readonly Revision[]): Promise<Html> {
+export async function revisionsSection(req: Request, res: Response, reverse: Urls['reverse'], id: number, revisions: readonly Revision[]): Promise<Html> {
   if (!revisions.length) return html``;
   const owner = await callerFor(req).snippets.writable({ id });
   const items = revisions.map((r) => {

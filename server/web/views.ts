@@ -101,7 +101,7 @@ export const PAGE_VIEWS: Record<string, View<unknown>> = {
   })),
   'snippets.revisions': view<Outputs['snippets']['revisions']['items']>(async (ctx, revisions) => ({
     ...revisionPage(ctx),
-    bottom: revisions && (await revisionsSection(ctx, Number(ctx.params.id), revisions)),
+    bottom: revisions && (await revisionsSection(ctx.req, ctx.res, ctx.reverse, Number(ctx.params.id), revisions)),
   })),
   'snippets.revision': view<Outputs['snippets']['revision']>(revisionPage),
   'snippets.diff': view<Outputs['snippets']['diff']>(async (ctx, diff) => ({ ...revisionPage(ctx), answer: diff === undefined ? undefined : { html: await diffView(ctx.req, diff), type: DIFF_TYPE } })),

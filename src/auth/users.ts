@@ -1,7 +1,13 @@
 // Account operations shared by every authentication scheme and the CLI.
 import { accountByUsername, insertUser, updatePasswordHash, type AuthUser } from '../store/users';
-import type { Runtime } from '../runtime';
 import type { Store } from '../store/database';
+import type { CredentialCache } from './credential-cache';
+
+/** What a password check uses: the database and the runtime's cache of pairs verified lately. */
+export interface CheckDeps {
+  store: Store;
+  credentials: CredentialCache;
+}
 import { hashPassword, UNUSABLE_HASH_FOR_TIMING, verifyPassword } from './passwords';
 
 export type { AuthUser };
@@ -10,7 +16,7 @@ export type { AuthUser };
  * The user, when this exact pair passed a check within the cache's TTL and the stored hash is unchanged (a password
  * change, in any process, ends it at once); otherwise null. It never hashes a password: one lookup by username.
  */
-export async function recentlyVerifiedUser(runtime: Pick<Runtime, 'store' | 'credentials'>, username: string, password: string): Promise<AuthUser | null> {
+export async function recentlyVerifiedUser(runtime: CheckDeps, username: string, password: string): Promise<AuthUser | null> {
   const { credentials } = runtime;
   const key = credentials.key(username, password);
   const remembered = credentials.recall(key);
@@ -24,7 +30,7 @@ export async function recentlyVerifiedUser(runtime: Pick<Runtime, 'store' | 'cre
 }
 
 /** The user whose password matches, or null; unknown usernames cost the same as wrong passwords. */
-export async function checkCredentials(runtime: Pick<Runtime, 'store' | 'credentials'>, username: string, password: string): Promise<AuthUser | null> {
+export async function checkCredentials(runtime: CheckDeps, username: string, password: string): Promise<AuthUser | null> {
   const recent = await recentlyVerifiedUser(runtime, username, password);
   if (recent) return recent;
   const account = await accountByUsername(runtime.store, username);

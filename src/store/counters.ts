@@ -9,8 +9,8 @@ import {
   RateLimiterRedis,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import type { Runtime } from '../runtime';
 import { isSqlite, type Store } from './database';
+import type { RedisConnection } from './redis';
 import { lookupAll } from './select';
 
 export interface CounterOptions {
@@ -45,7 +45,7 @@ export function counterKey(...parts: string[]): string {
  * cost a durable write per request, on one hot row: MariaDB's mixed load fell to a quarter). Resolves once the store
  * is ready to count.
  */
-export async function counter(runtime: Pick<Runtime, 'store' | 'redis'>, opts: CounterOptions, use: CounterUse): Promise<RateLimiterAbstract> {
+export async function counter(runtime: { store: Store; redis(): RedisConnection | undefined }, opts: CounterOptions, use: CounterUse): Promise<RateLimiterAbstract> {
   const redis = runtime.redis();
   if (redis) {
     const storeClient = redis.client;

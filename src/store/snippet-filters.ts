@@ -2,26 +2,7 @@
 // the search (docs/api.md, "Finding snippets"), with the list's direction and the key its cursors carry.
 import { filterKey, isShortTerm, parseInstant, searchTerms, type SnippetFilters } from '../schemas/snippet-filters';
 import { isSqlite, type Store } from './database';
-import { searchIndex } from './snippet-search';
-
-/** A condition on `snippets s` with its parameters. */
-export interface Condition {
-  where: string;
-  params: unknown[];
-}
-
-/** Where a page is read: the list's conditions (its position included) and its direction. */
-export interface Bounds {
-  where: string[];
-  params: unknown[];
-  descending: boolean;
-}
-
-/** A search index condition that depends on the page: `whole` for the list at once, `page` for `wanted` rows within bounds. */
-export interface SearchIndexUse {
-  whole: Condition;
-  page(bounds: Bounds, wanted: number): Promise<Condition>;
-}
+import { searchIndex, type SearchIndexUse } from './snippet-search';
 
 /**
  * What a list selects and in which direction; `key` binds its cursors to it (none for the plain list). `index`, when

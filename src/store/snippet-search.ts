@@ -1,8 +1,26 @@
 // SQLite's search through the FTS5 trigram index: a selective query hands the list the ids of its matches; a common
 // one is read along the list's order, window by window, each window's matches asked of the index by rowid range.
-import type { Bounds, Condition, SearchIndexUse } from './snippet-filters';
 import type { Store } from './database';
 import { select } from './select';
+
+/** A condition on `snippets s` with its parameters. */
+export interface Condition {
+  where: string;
+  params: unknown[];
+}
+
+/** Where a page is read: the list's conditions (its position included) and its direction. */
+export interface Bounds {
+  where: string[];
+  params: unknown[];
+  descending: boolean;
+}
+
+/** A search index condition that depends on the page: `whole` for the list at once, `page` for `wanted` rows within bounds. */
+export interface SearchIndexUse {
+  whole: Condition;
+  page(bounds: Bounds, wanted: number): Promise<Condition>;
+}
 
 /**
  * Up to this many matches, the list is given their ids. Past it, reading every match for each page costs more than

@@ -5,7 +5,8 @@ import type { Snippet } from '../schemas/snippet';
 import { columnName } from '../models/columns';
 import { SNIPPET_FIELDS, type RawRow } from './snippet-columns';
 import type { FieldSpec } from '../schemas/table';
-import { PLAIN_LIST, type Bounds, type ListSelection } from './snippet-filters';
+import { PLAIN_LIST, type ListSelection } from './snippet-filters';
+import type { Bounds } from './snippet-search';
 
 /** Where each key of the representation comes from: the snippet's column, or the joined owner's username. */
 const sqlOf = (name: string, field: FieldSpec) => (field.kind === 'owner' ? 'u.username' : `s.${columnName(name)}`);
