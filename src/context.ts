@@ -1,6 +1,6 @@
 // The tRPC context: the runtime the procedures work with, who is asking (set by the HTTP edge's authentication chain),
 // with what credential, and the logger of the request (its records carry the request's id).
-import type { AuthUser } from './auth/users';
+import type { AuthUser } from './requester';
 import type { Logger } from './log';
 import type { Runtime } from './runtime';
 
@@ -20,7 +20,7 @@ export interface Context {
   challenge?: string;
   /**
    * What a procedure tells its caller about the version it read or wrote beside its output: the snippet's revision,
-   * which the HTTP edge turns into the ETag (src/preconditions.ts). The caller passes the object and reads it after.
+   * which the HTTP edge turns into the ETag (src/snippets/preconditions.ts). The caller passes the object and reads it after.
    */
   seen: Seen;
 }

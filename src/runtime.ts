@@ -1,6 +1,6 @@
 // The composition root: everything a running service holds, built from its configuration in one place and closed as one.
 import type { Config } from './config';
-import { CredentialCache } from './auth/credential-cache';
+import { CredentialCache } from './credential-cache';
 import { Highlighter } from './highlight';
 import { Inflight } from './inflight';
 import { createLogger, type Logger } from './log';
@@ -15,7 +15,7 @@ export interface Runtime {
   readonly highlighter: Highlighter;
   /** Procedures in flight, which a shutdown lets finish. */
   readonly inflight: Inflight;
-  /** Basic pairs verified lately (src/auth/credential-cache.ts). */
+  /** Basic pairs verified lately (src/credential-cache.ts). */
   readonly credentials: CredentialCache;
   /** The clock that judges token expiry and OAuth 1.0a timestamps (ms since the epoch). */
   readonly now: () => number;

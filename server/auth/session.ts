@@ -3,7 +3,7 @@ import { RedisStore } from 'connect-redis';
 import session from 'express-session';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Runtime } from '../../src/runtime';
-import { authUserById } from '../../src/store/users';
+import { authUserById } from '../../src/users/store';
 import { secretKey } from '../../src/store/secret-key';
 import { mediaType, readBody } from '../http/body';
 import { mountPath } from '../http/urls';

@@ -1,7 +1,7 @@
 // rehighlight: re-renders every stored snippet (after a catalogue or theme change), in batches, with a progress bar.
 import { SingleBar, Presets } from 'cli-progress';
 import { migrate as applyMigrations } from '../../src/store/migrate';
-import { countSnippetsAfter, rehighlightSnippet, snippetsAfter } from '../../src/store/snippet-writes';
+import { countSnippetsAfter, rehighlightSnippet, snippetsAfter } from '../../src/snippets/writes';
 import { command, UsageError } from './types';
 
 export const rehighlight = command({

@@ -2,7 +2,7 @@
 import type { AuthUser } from '../../src/auth/users';
 import type { Runtime } from '../../src/runtime';
 import type { Store } from '../../src/store/database';
-import { authUserByUsername } from '../../src/store/users';
+import { authUserByUsername } from '../../src/users/store';
 
 export interface CommandContext {
   /** What the command works with: the configuration, the database, the highlighter (closed by the CLI afterwards). */

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { isDuplicate } from '../../src/store/errors';
 import { createUser, setPassword } from '../../src/auth/users';
-import { deleteUserCascading, updateActive } from '../../src/store/users';
+import { deleteUserCascading, updateActive } from '../../src/users/store';
 import { migrate } from '../../src/store/migrate';
 import { confirmed } from './confirm';
 import { readPassword } from './password';

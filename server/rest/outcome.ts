@@ -2,7 +2,7 @@
 import type { Response } from 'express';
 import { refuse } from '../http/refuse';
 import { sendJson, sendNoContent, sendText } from '../http/respond';
-import { etagOf } from '../../src/preconditions';
+import { etagOf } from '../../src/snippets/preconditions';
 import type { Outcome } from './call';
 import type { RoutedProcedure } from './routes';
 
@@ -29,7 +29,7 @@ export function writeOutcome(res: Response, method: string, procedure: RoutedPro
     if (status === 204) return sendNoContent(res);
     // A text answer (a diff) as it is; for a browser, on the browsable page.
     if (procedure.text) return res.locals.format === 'html' ? sendJson(res, status, outcome.data) : sendText(res, status, procedure.text, outcome.data as string);
-    // The JSON representation of a snippet read or restored names its revision (src/preconditions.ts); the browsable
+    // The JSON representation of a snippet read or restored names its revision (src/snippets/preconditions.ts); the browsable
     // page, another representation, keeps a validator of its own bytes.
     if (outcome.revision !== undefined && res.locals.format === 'json') res.setHeader('ETag', etagOf(outcome.revision));
     if (!procedure.paged) return sendJson(res, status, outcome.data);

@@ -2,7 +2,7 @@
 // owner, a restore button; a diff shown highlighted (highlight.js's `diff`, in the worker pool like every grammar).
 import type { Request, Response } from 'express';
 import { callerFor } from '../auth/context';
-import type { Revision } from '../../src/schemas/revision';
+import type { Revision } from '../../src/snippets/revision';
 import type { Urls } from '../http/urls';
 import { html, Html, escapeHtml } from './html';
 

@@ -1,7 +1,7 @@
 // The snippet form of the browsable API: create (POST) on the list, edit (PUT) and delete on a snippet.
 import type { Response } from 'express';
 import type { Choice } from '../../src/highlight';
-import type { SnippetFields } from '../../src/schemas/snippet';
+import type { SnippetFields } from '../../src/snippets/schema';
 import { SNIPPET_TABLE } from '../../src/schemas/snippet-table';
 import { fieldsOf, isRequired, isWritable, type WritableSpec } from '../../src/schemas/table';
 import { html, type Html } from './html';

@@ -1,7 +1,7 @@
 // Account operations shared by every authentication scheme and the CLI.
-import { accountByUsername, insertUser, updatePasswordHash, type AuthUser } from '../store/users';
+import { accountByUsername, insertUser, updatePasswordHash, type AuthUser } from '../users/store';
 import type { Store } from '../store/database';
-import type { CredentialCache } from './credential-cache';
+import type { CredentialCache } from '../credential-cache';
 
 /** What a password check uses: the database and the runtime's cache of pairs verified lately. */
 export interface CheckDeps {

@@ -30,7 +30,7 @@ export type RenderedFields = Pick<Snippet, 'code' | 'language' | 'style' | 'titl
 
 /**
  * `highlighted` for a snippet's fields, by the model's own beforeSave hook: the writes that store a revision with the
- * row in one transaction of their own (src/store/snippet-writes.ts) render through the same hook as every save.
+ * row in one transaction of their own (src/snippets/writes.ts) render through the same hook as every save.
  */
 export async function renderedByHook(model: typeof Snippet, fields: RenderedFields): Promise<string> {
   const snippet = model.build({ code: fields.code, language: fields.language, style: fields.style, title: fields.title, linenos: fields.linenos });

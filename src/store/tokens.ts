@@ -3,7 +3,6 @@ import { QueryTypes } from 'sequelize';
 import type { Store } from './database';
 import { isDuplicate } from './errors';
 import { lookup, select } from './select';
-import type { AuthUser } from './users';
 
 export async function tokenKeyOf(store: Store, userId: number): Promise<string | undefined> {
   const [row] = await select<{ key: string }>(store, 'SELECT `key` FROM tokens WHERE user_id = ?', [userId]);
@@ -21,8 +20,8 @@ export async function insertToken(store: Store, userId: number, key: string, dig
   }
 }
 
-export async function userByTokenDigest(store: Store, digest: string): Promise<AuthUser | undefined> {
-  return lookup<AuthUser>(store, 'SELECT u.id, u.username FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.key_digest = ? AND u.is_active = 1', [digest]);
+export async function userByTokenDigest(store: Store, digest: string): Promise<{ id: number; username: string } | undefined> {
+  return lookup<{ id: number; username: string }>(store, 'SELECT u.id, u.username FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.key_digest = ? AND u.is_active = 1', [digest]);
 }
 
 /** Deletes the user's key; false when they had none. */

@@ -2,7 +2,7 @@
 // and apps built from it per test, so no in-memory counter or cache outlives the test that filled it.
 import type { Suite } from 'mocha';
 import { createApp } from '../../server/app';
-import { CredentialCache } from '../../src/auth/credential-cache';
+import { CredentialCache } from '../../src/credential-cache';
 import { createRuntime, type Runtime } from '../../src/runtime';
 import { migrate } from '../../src/store/migrate';
 import { testConfig } from './config';

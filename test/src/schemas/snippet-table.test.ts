@@ -1,7 +1,7 @@
 // The field table is the snippet's one description: every shape, description and column list shows exactly its fields.
 import { expect } from 'chai';
 import { columnName } from '../../../src/models/columns';
-import { Snippet, SnippetFields } from '../../../src/schemas/snippet';
+import { Snippet, SnippetFields } from '../../../src/snippets/schema';
 import { SNIPPET_TABLE } from '../../../src/schemas/snippet-table';
 import { fieldsOf, isStored, isWritable } from '../../../src/schemas/table';
 import { buildOpenApiDocument } from '../../../server/openapi/document';

@@ -1,12 +1,12 @@
 // Snippets as the API shows them, read straight from the tables: one query per list, owner names joined, `highlighted` never read.
-import { isSqlite, type Store } from './database';
-import { select } from './select';
-import type { Snippet } from '../schemas/snippet';
+import { isSqlite, type Store } from '../store/database';
+import { select } from '../store/select';
+import type { Snippet } from './schema';
 import { columnName } from '../models/columns';
-import { SNIPPET_FIELDS, type RawRow } from './snippet-columns';
+import { SNIPPET_FIELDS, type RawRow } from './columns';
 import type { FieldSpec } from '../schemas/table';
-import { PLAIN_LIST, type ListSelection } from './snippet-filters';
-import type { Bounds } from './snippet-search';
+import { PLAIN_LIST, type ListSelection } from './selection';
+import type { Bounds } from './search-index';
 
 /** Where each key of the representation comes from: the snippet's column, or the joined owner's username. */
 const sqlOf = (name: string, field: FieldSpec) => (field.kind === 'owner' ? 'u.username' : `s.${columnName(name)}`);
@@ -69,7 +69,7 @@ interface Key {
 
 export class InvalidCursor extends Error {}
 
-/** The key as a cursor; a filtered or reversed list's cursor also carries its filter key (src/schemas/snippet-filters.ts). */
+/** The key as a cursor; a filtered or reversed list's cursor also carries its filter key (src/snippets/query.ts). */
 export function encodeCursor(key: Key, filterKey?: string): string {
   const created = key.created instanceof Date ? key.created.toISOString() : key.created;
   return Buffer.from(JSON.stringify(filterKey ? [created, key.id, filterKey] : [created, key.id])).toString('base64url');

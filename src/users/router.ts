@@ -1,8 +1,8 @@
 // User procedures: read-only records listing the ids of the snippets each user owns.
 import { z } from 'zod';
 import { notFound } from '../errors';
-import { allUsers, userById, userIdsByUsername } from '../store/users';
-import { User, UserId, UserList } from '../schemas/user';
+import { allUsers, userById, userIdsByUsername } from './store';
+import { User, UserId, UserList } from './schema';
 import { publicProcedure, router } from '../trpc';
 
 const TAGS = ['users'];

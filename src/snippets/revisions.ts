@@ -1,11 +1,11 @@
 // Snippet revisions: every save's fields, numbered from 1 per snippet (docs/api.md "History"). Read here; written by
-// src/store/snippet-writes.ts in the transaction of the save itself.
-import { select } from './select';
-import type { Store } from './database';
-import type { Tx } from './transaction';
-import type { Revision } from '../schemas/revision';
-import type { SnippetFields } from '../schemas/snippet';
-import { withBooleans, type RawRow } from './snippet-columns';
+// src/snippets/writes.ts in the transaction of the save itself.
+import { select } from '../store/select';
+import type { Store } from '../store/database';
+import type { Tx } from '../store/transaction';
+import type { Revision } from './revision';
+import type { SnippetFields } from './schema';
+import { withBooleans, type RawRow } from './columns';
 
 const COLUMNS = 'n AS revision, saved, title, code, linenos, language, style';
 /** The saved fields of a revision, in the order of their columns. */

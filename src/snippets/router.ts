@@ -1,17 +1,17 @@
-// Snippet procedures: list and get for anyone, create for the authenticated, update, delete and restore for the owner; the history (revisions.ts) for anyone.
+// Snippet procedures: list and get for anyone, create for the authenticated, update, delete and restore for the owner; the history (history-router.ts) for anyone.
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
-import { allSnippets, InvalidCursor, previousCursor, snippetById, snippetPage, toSnippet } from '../store/snippets';
-import { createSnippet, deleteSnippet, highlightedOf, snippetForWrite, updateSnippet, type WriteRefused } from '../store/snippet-writes';
+import { allSnippets, InvalidCursor, previousCursor, snippetById, snippetPage, toSnippet } from './reads';
+import { createSnippet, deleteSnippet, highlightedOf, snippetForWrite, updateSnippet, type WriteRefused } from './writes';
 import { notFound } from '../errors';
-import { preconditionFailed } from '../preconditions';
-import { IfMatch, RevisionId } from '../schemas/revision';
-import { revisionOf } from '../store/revisions';
-import { revisionProcedures } from './revisions';
-import { assertOwner, mayWriteSnippet } from '../permissions';
-import { PreviousPage, Snippet, SnippetFields, SnippetId, SnippetListQuery, SnippetPage, SnippetUpdate } from '../schemas/snippet';
+import { preconditionFailed } from './preconditions';
+import { IfMatch, RevisionId } from './revision';
+import { revisionOf } from './revisions';
+import { revisionProcedures } from './history-router';
+import { assertOwner, mayWriteSnippet } from './permissions';
+import { PreviousPage, Snippet, SnippetFields, SnippetId, SnippetListQuery, SnippetPage, SnippetUpdate } from './schema';
 import { retryConflicts } from '../store/retry';
-import { selectionOf } from '../store/snippet-filters';
+import { selectionOf } from './selection';
 import type { Context } from '../context';
 import { authedProcedure, publicProcedure, router } from '../trpc';
 

@@ -3,15 +3,15 @@
 // transaction.
 import { Op } from 'sequelize';
 import { renderedByHook, type Snippet } from '../models';
-import type { Store } from './database';
-import { ifMatchAllows } from '../preconditions';
+import type { Store } from '../store/database';
+import { ifMatchAllows } from './preconditions';
 import { SNIPPET_TABLE } from '../schemas/snippet-table';
-import type { SnippetFields } from '../schemas/snippet';
+import type { SnippetFields } from './schema';
 import { fieldsOf, isWritable } from '../schemas/table';
 import { insertRevision, REVISION_FIELDS } from './revisions';
-import { select } from './select';
-import { STORED_COLUMNS, STORED_NAMES, withBooleans, type RawRow } from './snippet-columns';
-import { writeTransaction, type Tx } from './transaction';
+import { select } from '../store/select';
+import { STORED_COLUMNS, STORED_NAMES, withBooleans, type RawRow } from './columns';
+import { writeTransaction, type Tx } from '../store/transaction';
 
 /** The fields an update may set (the owner comes from the caller, never from input); a create also needs the required ones. */
 export type SnippetWrite = Partial<SnippetFields>;

@@ -1,9 +1,9 @@
 // The revision shapes (docs/api.md "History"): a revision's representation, the paths' inputs, a page of the list.
 import { z } from 'zod';
-import { pk } from './fields';
-import { representationObject } from './from-table';
-import { SNIPPET_TABLE } from './snippet-table';
-import { MAX_PAGE, SnippetId } from './snippet';
+import { pk } from '../schemas/fields';
+import { representationObject } from '../schemas/from-table';
+import { SNIPPET_TABLE } from '../schemas/snippet-table';
+import { MAX_PAGE, SnippetId } from './schema';
 
 /** A revision number in a path: digits, from 1 (the route matches digits only; 0 names none). */
 const revisionNumber = pk;

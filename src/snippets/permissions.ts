@@ -1,9 +1,9 @@
 // The owner rule (DRF's IsOwnerOrReadOnly): only a snippet's owner may change it.
 import { TRPCError } from '@trpc/server';
-import type { AuthUser } from './auth/users';
-import { NO_PERMISSION } from './errors';
-import type { Store } from './store/database';
-import { snippetOwnerId } from './store/snippets';
+import type { AuthUser } from '../auth/users';
+import { NO_PERMISSION } from '../errors';
+import type { Store } from '../store/database';
+import { snippetOwnerId } from './reads';
 
 export function assertOwner(snippet: { ownerId: number }, user: AuthUser): void {
   if (snippet.ownerId !== user.id) throw new TRPCError({ code: 'FORBIDDEN', message: NO_PERMISSION });

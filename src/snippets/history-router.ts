@@ -1,11 +1,11 @@
 // The history of a snippet, for anyone: its revisions, newest first, one of them, and the diff between two
-// (docs/api.md "History"). Restoring one is a write, beside update in snippets.ts.
+// (docs/api.md "History"). Restoring one is a write, beside update in router.ts.
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { notFound } from '../errors';
-import { DiffQuery, Revision, RevisionId, RevisionListQuery, RevisionPage } from '../schemas/revision';
-import { revisionOf, revisionsBefore } from '../store/revisions';
-import { snippetOwnerId } from '../store/snippets';
+import { DiffQuery, Revision, RevisionId, RevisionListQuery, RevisionPage } from './revision';
+import { revisionOf, revisionsBefore } from './revisions';
+import { snippetOwnerId } from './reads';
 import { publicProcedure } from '../trpc';
 
 const TAGS = ['snippets'];

@@ -1,9 +1,9 @@
 // The snippet shapes, derived from the field table: input for create and update, the representation for output.
 import { z } from 'zod';
-import { pk } from './fields';
-import { inputObject, representationObject } from './from-table';
-import { SNIPPET_TABLE } from './snippet-table';
-import { cursorMatchesFilters, SNIPPET_FILTER_FIELDS } from './snippet-filters';
+import { pk } from '../schemas/fields';
+import { inputObject, representationObject } from '../schemas/from-table';
+import { SNIPPET_TABLE } from '../schemas/snippet-table';
+import { cursorMatchesFilters, SNIPPET_FILTER_FIELDS } from './query';
 
 export const SnippetFields = inputObject(SNIPPET_TABLE);
 export type SnippetFields = z.infer<typeof SnippetFields>;
@@ -29,7 +29,7 @@ export const MAX_PAGE = 1000;
 
 /**
  * Optional keyset paging of the list: `?limit=N&cursor=…` (the cursor comes from the previous page's Link), and its
- * filters (src/schemas/snippet-filters.ts), to which a cursor is bound.
+ * filters (src/snippets/query.ts), to which a cursor is bound.
  */
 export const SnippetListQuery = z
   .object({

@@ -1,7 +1,7 @@
 // SQLite's search through the FTS5 trigram index: a selective query hands the list the ids of its matches; a common
 // one is read along the list's order, window by window, each window's matches asked of the index by rowid range.
-import type { Store } from './database';
-import { select } from './select';
+import type { Store } from '../store/database';
+import { select } from '../store/select';
 
 /** A condition on `snippets s` with its parameters. */
 export interface Condition {

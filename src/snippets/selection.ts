@@ -1,12 +1,12 @@
 // The list's filters as SQL conditions on `snippets s`, for each engine: owner, language, the creation window, and
 // the search (docs/api.md, "Finding snippets"), with the list's direction and the key its cursors carry.
-import { filterKey, isShortTerm, parseInstant, searchTerms, type SnippetFilters } from '../schemas/snippet-filters';
-import { isSqlite, type Store } from './database';
-import { searchIndex, type SearchIndexUse } from './snippet-search';
+import { filterKey, isShortTerm, parseInstant, searchTerms, type SnippetFilters } from './query';
+import { isSqlite, type Store } from '../store/database';
+import { searchIndex, type SearchIndexUse } from './search-index';
 
 /**
  * What a list selects and in which direction; `key` binds its cursors to it (none for the plain list). `index`, when
- * present, is one more condition, worked out for each page (src/store/snippet-search.ts).
+ * present, is one more condition, worked out for each page (src/snippets/search-index.ts).
  */
 export interface ListSelection {
   where: string[];

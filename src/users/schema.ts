@@ -1,6 +1,6 @@
 // The user representation: id, username and the ids of the snippets the user owns.
 import { z } from 'zod';
-import { pk } from './fields';
+import { pk } from '../schemas/fields';
 
 export const User = z.object({
   id: z.number().int(),

@@ -3,8 +3,8 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { isLanguage } from '../highlight';
-import { charLength, text } from './fields';
-import { NOT_A_STRING } from './messages';
+import { charLength, text } from '../schemas/fields';
+import { NOT_A_STRING } from '../schemas/messages';
 
 export const MAX_SEARCH = 1000;
 export const MAX_TERMS = 20;

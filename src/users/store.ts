@@ -1,13 +1,10 @@
 // Users: the public records (with the ids of their snippets), the account behind a password check, and account writes.
-import type { User } from '../schemas/user';
-import type { Store } from './database';
-import { lookup, select } from './select';
+import type { User } from './schema';
+import type { AuthUser } from '../requester';
+import type { Store } from '../store/database';
 
-/** Who a request acts as. */
-export interface AuthUser {
-  id: number;
-  username: string;
-}
+export type { AuthUser };
+import { lookup, select } from '../store/select';
 
 /** A user with the stored password hash, for a password check. */
 export interface Account extends AuthUser {
