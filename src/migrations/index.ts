@@ -7,6 +7,7 @@ import * as m0004 from './0004-user-active';
 import * as m0005 from './0005-tables-utf8mb4';
 import * as m0006 from './0006-snippet-search';
 import * as m0007 from './0007-snippet-revisions';
+import * as m0008 from './0008-snippets-owner-created';
 
 export interface Migration {
   name: string;
@@ -22,4 +23,5 @@ export const migrations: Migration[] = [
   { name: '0005-tables-utf8mb4', ...m0005 },
   { name: '0006-snippet-search', ...m0006 },
   { name: '0007-snippet-revisions', ...m0007 },
+  { name: '0008-snippets-owner-created', ...m0008 },
 ];
