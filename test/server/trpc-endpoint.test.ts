@@ -60,9 +60,10 @@ describe('/trpc', () => {
     expect(res.body.error.data).to.include({ code: 'UNAUTHORIZED', httpStatus: 401 });
   });
 
-  it('POST /trpc/snippets.create without credentials is 403 without a challenge when the first scheme has none', async () => {
+  it('POST /trpc/snippets.create without credentials is 403 without a challenge when the first scheme has none, and its body says so', async () => {
     const res = await api({ AUTH_SCHEMES: 'session,basic' }).post('/trpc/snippets.create').send({ code: 'x' }).expect(403);
     expect(res.headers).not.to.have.property('www-authenticate');
+    expect(res.body.error.data).to.include({ code: 'FORBIDDEN', httpStatus: 403 });
   });
 
   it('a wrong password stops a /trpc request too, answered in tRPC\'s error shape', async () => {
