@@ -1,8 +1,8 @@
 // SELECTs as prepared statements, on the reader connection (SQLite) or the pool (MySQL): the ORM re-plans every query.
-import type { Database, Statement } from 'sqlite3';
-import { beforeClose, deadline, isSqlite, mysqlReader, withReader, type Store } from './database';
+import { deadline, isSqlite, mysqlReader, withReader, type Store } from './database';
+import { StatementCache } from './statements';
 
-const sqliteStatements = new WeakMap<Database, Map<string, Statement>>();
+const sqliteStatements = new StatementCache();
 
 /** Runs a SELECT with `?` placeholders as a prepared statement, kept for the life of the connection. */
 export function select<T extends object>(store: Store, sql: string, params: readonly unknown[] = []): Promise<T[]> {
@@ -22,18 +22,7 @@ export function lookupAll<T extends object>(store: Store, sql: string, params: r
 async function run<T extends object>(store: Store, sql: string, params: readonly unknown[], urgent: boolean): Promise<T[]> {
   if (isSqlite(store)) {
     return withReader(store, async (db) => {
-      let cache = sqliteStatements.get(db);
-      if (!cache) sqliteStatements.set(db, (cache = new Map()));
-      let stmt = cache.get(sql);
-      if (!stmt) {
-        // With a callback a failed prepare is an error here, not an 'error' event that would end the process; only a
-        // prepared statement is kept.
-        stmt = await new Promise<Statement>((resolve, reject) => {
-          const prepared: Statement = db.prepare(sql, (err: Error | null) => (err ? reject(err) : resolve(prepared)));
-        });
-        cache.set(sql, stmt);
-      }
-      const prepared = stmt;
+      const prepared = await sqliteStatements.get(db, sql);
       return new Promise<T[]>((resolve, reject) => prepared.all(params, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows))));
     }, urgent);
   }
@@ -43,10 +32,3 @@ async function run<T extends object>(store: Store, sql: string, params: readonly
   const rows = new Promise<T[]>((resolve, reject) => mysqlReader(store).execute(sql, params as never, (err, result) => (err ? reject(err) : resolve(result as T[]))));
   return deadline(rows, store.timeoutMs);
 }
-
-// SQLite refuses to close a connection with statements still prepared on it.
-beforeClose(async (db) => {
-  const statements = [...(sqliteStatements.get(db)?.values() ?? [])];
-  sqliteStatements.delete(db);
-  await Promise.all(statements.map((stmt) => new Promise((resolve) => stmt.finalize(resolve))));
-});

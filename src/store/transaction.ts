@@ -2,7 +2,8 @@
 // two of them leaves neither).
 import type sqlite3 from 'sqlite3';
 import type { Connection, QueryError, ResultSetHeader } from 'mysql2';
-import { beforeClose, holdWriter, isSqlite, type Store } from './database';
+import { holdWriter, isSqlite, type Store } from './database';
+import { StatementCache } from './statements';
 
 /** The statements a transaction runs, `?` placeholders bound to their values (never spliced into the SQL). */
 export interface Tx {
@@ -46,25 +47,11 @@ function mysqlTx(connection: MysqlConnection): Tx {
 }
 
 /** SQLite: statements prepared once per connection and kept, as the readers' SELECTs are (src/store/select.ts). */
-const prepared = new WeakMap<sqlite3.Database, Map<string, sqlite3.Statement>>();
-
-function statement(db: sqlite3.Database, sql: string): Promise<sqlite3.Statement> {
-  let cache = prepared.get(db);
-  if (!cache) prepared.set(db, (cache = new Map()));
-  const kept = cache.get(sql);
-  if (kept) return Promise.resolve(kept);
-  return new Promise((resolve, reject) => {
-    const stmt: sqlite3.Statement = db.prepare(sql, (err: Error | null) => {
-      if (err) return reject(err);
-      cache.set(sql, stmt);
-      resolve(stmt);
-    });
-  });
-}
+const statements = new StatementCache();
 
 function sqliteTx(db: sqlite3.Database): Tx {
   const run = async (sql: string, params: readonly unknown[]) => {
-    const stmt = await statement(db, sql);
+    const stmt = await statements.get(db, sql);
     return new Promise<{ lastID: number; changes: number }>((resolve, reject) =>
       stmt.run(bound(params, true), function (this: sqlite3.RunResult, err: Error | null) {
         if (err) reject(err);
@@ -76,7 +63,7 @@ function sqliteTx(db: sqlite3.Database): Tx {
     insert: async (sql, params) => (await run(sql, params)).lastID,
     change: async (sql, params) => (await run(sql, params)).changes,
     async selectForUpdate<T extends object>(sql: string, params: readonly unknown[]) {
-      const stmt = await statement(db, sql);
+      const stmt = await statements.get(db, sql);
       return new Promise<T[]>((resolve, reject) => stmt.all(bound(params, true), (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows))));
     },
   };
@@ -125,10 +112,3 @@ export async function writeTransaction<T>(store: Store, work: (tx: Tx) => Promis
     }
   });
 }
-
-// SQLite refuses to close a connection with statements still prepared on it.
-beforeClose(async (db) => {
-  const statements = [...(prepared.get(db)?.values() ?? [])];
-  prepared.delete(db);
-  await Promise.all(statements.map((stmt) => new Promise((resolve) => stmt.finalize(resolve))));
-});
