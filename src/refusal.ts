@@ -1,6 +1,8 @@
 // The one refusal rule: every error the service raises, as the answer it gets (status, headers and JSON body), on REST
 // paths, on the browsable pages and at /trpc. A new refusal is taught here once.
 import { TRPCError } from '@trpc/server';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { NOT_AUTHENTICATED, SERVER_ERROR } from './errors';
 import { RETRY_AFTER_SECONDS, unavailableDetail } from './store/errors';
 
@@ -62,6 +64,30 @@ const STATUS_OF: Partial<Record<TRPCError['code'], number>> = {
   UNPROCESSABLE_CONTENT: 422,
   TOO_MANY_REQUESTS: 429,
 };
+
+/** tRPC's code for each status a refusal can have, for its envelope on /trpc. */
+const TRPC_CODE: Record<number, TRPC_ERROR_CODE_KEY> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_SUPPORTED',
+  412: 'PRECONDITION_FAILED',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'UNPROCESSABLE_CONTENT',
+  429: 'TOO_MANY_REQUESTS',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+/**
+ * The tRPC code a refusal's envelope carries: the error's own while the rule kept its status (a parse error stays
+ * PARSE_ERROR), else the code of the status the rule gave it (UNAUTHORIZED answered 403 is FORBIDDEN).
+ */
+export function trpcCodeOf(status: number, err?: unknown): TRPC_ERROR_CODE_KEY {
+  if (err instanceof TRPCError && getHTTPStatusCodeFromError(err) === status) return err.code;
+  return TRPC_CODE[status] ?? 'INTERNAL_SERVER_ERROR';
+}
 
 interface Issue {
   path?: readonly PropertyKey[];

@@ -1,10 +1,10 @@
 // The only initTRPC: the router, the base procedures, and the caller factory.
 import { initTRPC, TRPCError } from '@trpc/server';
-import { TRPC_ERROR_CODES_BY_KEY, type TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { Context } from './context';
 import { NOT_AUTHENTICATED } from './errors';
-import { refusalOf } from './refusal';
+import { refusalOf, trpcCodeOf } from './refusal';
 import { unavailableDetail } from './store/errors';
 
 /**
@@ -36,7 +36,7 @@ const t = initTRPC
     isDev: false,
     errorFormatter: ({ shape, error, ctx }) => {
       const refusal = refusalOf(error, ctx?.challenge);
-      const code: TRPC_ERROR_CODE_KEY = refusal.status === 403 && error.code === 'UNAUTHORIZED' ? 'FORBIDDEN' : error.code;
+      const code = trpcCodeOf(refusal.status, error);
       const message = typeof refusal.body.detail === 'string' ? refusal.body.detail : shape.message;
       return { ...shape, message, code: TRPC_ERROR_CODES_BY_KEY[code], data: { ...shape.data, code, httpStatus: refusal.status } };
     },
