@@ -59,7 +59,7 @@ export function createApp(runtime: Runtime): Express {
   app.use(csrf.expose);
   app.use(loginPages(runtime, urls, config.API_AUTH_PREFIX, throttle, csrf));
   app.use(tokenIssueRoutes(runtime, urls, config.TOKEN_AUTH_PATH, throttle));
-  app.use('/trpc', trpcEndpoint(schemes[0]?.challenge));
+  app.use('/trpc', trpcEndpoint(schemes[0]?.challenge, throttle, config.TRPC_MAX_BATCH));
   app.all('/', apiRoot);
   app.use(restFacade(routes));
   app.use(snippetViews(urls));

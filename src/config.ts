@@ -144,6 +144,11 @@ const EnvSchema = z.object({
   /** Unlike the two above, on by default: unset is 10/minute, and only an empty value turns it off. */
   THROTTLE_LOGIN: z.string().default('10/minute').transform(unsetIfEmpty).pipe(rateValue),
   TRUST_PROXY: trustProxy,
+  /**
+   * The most calls one /trpc batch (`/trpc/a,b,c?batch=1`) may hold; past it the batch is refused 400 before any call
+   * runs. Each call is counted against THROTTLE_ANON / THROTTLE_USER as a request of its own.
+   */
+  TRPC_MAX_BATCH: integer(1, 1000, 10),
   HIGHLIGHT_TIMEOUT_MS: integer(1, undefined, 2000),
   /** How many revisions of each snippet are kept, the oldest dropped first; 0 (the default) keeps every one. */
   SNIPPET_REVISIONS_KEEP: integer(0, undefined, 0),

@@ -23,6 +23,12 @@ export interface Context {
    * which the HTTP edge turns into the ETag (src/snippets/preconditions.ts). The caller passes the object and reads it after.
    */
   seen: Seen;
+  /**
+   * Counts one call against the requester's throttle before it runs, throwing TOO_MANY_REQUESTS past the rate: set by
+   * the /trpc endpoint, whose batches carry several calls in one request (server/trpc-endpoint.ts). Unset where the
+   * HTTP request was the one count (REST paths, pages).
+   */
+  admit?: () => Promise<void>;
 }
 
 export interface Seen {
@@ -31,5 +37,5 @@ export interface Seen {
 
 /** The inner context, built directly by tests and by the outer (HTTP) context. */
 export function createContextInner(opts: Pick<Context, 'runtime'> & Partial<Context>): Context {
-  return { runtime: opts.runtime, user: opts.user ?? null, auth: opts.auth ?? null, log: opts.log ?? opts.runtime.log, challenge: opts.challenge, seen: opts.seen ?? {} };
+  return { runtime: opts.runtime, user: opts.user ?? null, auth: opts.auth ?? null, log: opts.log ?? opts.runtime.log, challenge: opts.challenge, seen: opts.seen ?? {}, admit: opts.admit };
 }

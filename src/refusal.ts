@@ -116,7 +116,7 @@ const notAuthenticated = (text: string, challenge: string | undefined) => (chall
  */
 export function refusalOf(err: unknown, challenge: string | undefined): Refusal {
   if (err instanceof TRPCError) {
-    if (err.cause instanceof HttpError) return refusalOf(err.cause, challenge);
+    if (err.cause instanceof HttpError || err.cause instanceof Throttled) return refusalOf(err.cause, challenge);
     const issues = (err.cause as { issues?: Issue[] } | undefined)?.issues;
     if (err.code === 'BAD_REQUEST' && Array.isArray(issues)) return { status: 400, headers: {}, body: fieldErrors(issues), fields: true };
     if (err.code === 'UNAUTHORIZED') return notAuthenticated(err.message || NOT_AUTHENTICATED, challenge);

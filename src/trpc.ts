@@ -44,11 +44,12 @@ const t = initTRPC
 
 export const router = t.router;
 /**
- * Every procedure is counted in flight: a shutdown lets it finish (a client that hung up does not stop a save). A store
- * that stayed busy past its bound, or is out of reach, is the service's momentary trouble, not a fault:
- * SERVICE_UNAVAILABLE (503).
+ * Every procedure is first counted against the throttle where the context asks it to (each call of a /trpc batch),
+ * then counted in flight: a shutdown lets it finish (a client that hung up does not stop a save). A store that stayed
+ * busy past its bound, or is out of reach, is the service's momentary trouble, not a fault: SERVICE_UNAVAILABLE (503).
  */
 export const publicProcedure = t.procedure.use(async ({ ctx, next }) => {
+  await ctx.admit?.();
   const result = await ctx.runtime.inflight.tracked(() => next());
   const unavailable = !result.ok && unavailableDetail(result.error.cause);
   if (unavailable) throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: unavailable, cause: result.error.cause });

@@ -21,6 +21,11 @@ const GUESSING_LIMITS = { pair: 1, address: 5, username: 20 } as const;
 export interface Throttle {
   /** THROTTLE_ANON / THROTTLE_USER on every request after authentication. */
   requests: RequestHandler;
+  /**
+   * One more request's point for the request's requester, under the same rate (each call of a /trpc batch beyond its
+   * first, server/trpc-endpoint.ts): the seconds to wait when it is refused, or 0.
+   */
+  another(req: Request): Promise<number>;
   /** Before a password check for `username` from this request's address: the seconds to wait, or 0; counts nothing. */
   passwordWait(req: Request, username: string): Promise<number>;
   /** After a check that found the wrong password (or no such user): counts the failure. */
@@ -62,18 +67,24 @@ export function createThrottle(runtime: Runtime): Throttle {
   const counted = async (req: Request, username: string) =>
     Promise.all(guessing.map(async ({ limiter, key }) => ({ store: await limiter(), key: key(req, username.toLowerCase()) })));
 
+  /** A point of the requester's rate (the user's when authenticated, else the address's): the seconds to wait, or 0. */
+  const another = async (req: Request): Promise<number> => {
+    const authed = req.requester.user;
+    const l = authed ? userLimiter?.() : anonLimiter?.();
+    if (!l) return 0;
+    return consume(await l, authed ? counterKey('u', String(authed.id)) : counterKey('a', req.ip ?? ''));
+  };
+
   return {
-    requests: async (req, res, next) => {
-      const authed = req.requester.user;
-      const l = authed ? userLimiter?.() : anonLimiter?.();
-      if (!l) return next();
+    requests: async (req, _res, next) => {
       try {
-        const wait = await consume(await l, authed ? counterKey('u', String(authed.id)) : counterKey('a', req.ip ?? ''));
+        const wait = await another(req);
         next(wait ? new Throttled(wait) : undefined);
       } catch (err) {
         next(err);
       }
     },
+    another,
     async passwordWait(req, username) {
       const wait = await exhaustedFor(runtime.store, await counted(req, username));
       if (wait) logRefusedLogin(req, username, 'throttled');
