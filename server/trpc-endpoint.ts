@@ -15,13 +15,17 @@ const METHODS = new Set(['GET', 'POST']);
 /**
  * The throttle's count of one request's calls. The first call is the request itself, which the throttle counted before
  * the endpoint (app.ts); every further call of a batch takes a point of the requester's rate, as a request of its own
- * would, and past the rate is refused 429 on its own while the calls before it stand.
+ * would, and past the rate is refused 429 on its own while the calls before it stand. The calls are counted one after
+ * another: once one is refused, the rest of the batch is refused with the same wait without asking the counters again
+ * (a batch of 1,000 over the rate is not 1,000 Redis commands at once).
  */
 function callsCounted(throttle: Throttle, req: Request): () => Promise<void> {
   let first = true;
+  let counted: Promise<number> = Promise.resolve(0);
   return async () => {
     if (first) return void (first = false);
-    const wait = await throttle.another(req);
+    counted = counted.then((refused) => refused || throttle.another(req));
+    const wait = await counted;
     if (wait) throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: throttledDetail(wait), cause: new Throttled(wait) });
   };
 }
