@@ -53,8 +53,9 @@ export async function runExample(baseUrl: string, auth: Auth, log: (line: string
   const created = await client.snippets.create.mutate({ title: 'Hello', code: 'print("hello")', language: 'python' });
   log(`created snippet ${created.id} owned by ${created.owner}: ${JSON.stringify(created)}`);
 
-  // The list is a page: `items`, and `next` (the cursor of the following page) when `limit` cut it short.
-  const { items } = await client.snippets.list.query();
+  // The list is a page: `items`, and `next` (the cursor of the following page) when more follow; without `limit`, the
+  // first 100. Newest first, the new snippet is on the first page however many there are.
+  const { items } = await client.snippets.list.query({ ordering: '-created' });
   const listed = items.some((s) => s.id === created.id);
   log(`listed ${items.length} snippet(s); the new one is ${listed ? '' : 'NOT '}among them`);
 

@@ -93,7 +93,7 @@ export const PAGE_VIEWS: Record<string, View<unknown>> = {
   'snippets.create': view(snippetCreated),
   'snippets.get': view(snippetDetail),
   'snippets.update': view(snippetDetail),
-  'users.list': view<Outputs['users']['list']>(() => ({ ids: 'user-detail' })),
+  'users.list': view<Outputs['users']['list']['items']>(() => ({ ids: 'user-detail' })),
   'users.get': view<Outputs['users']['get']>(({ reverse }, user) => ({
     parent: { href: reverse('user-list'), label: 'User List' },
     ids: 'user-detail',

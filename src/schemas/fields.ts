@@ -44,6 +44,15 @@ export const pk = z.preprocess(
   z.number().nonnegative().refine(Number.isInteger),
 );
 
+/** The most rows a page of a list may ask for (`?limit=N`). */
+export const MAX_PAGE = 1000;
+
+/** A list's `?limit=N`: digits in a query string, an integer in JSON, from 1 to MAX_PAGE. */
+export const pageLimit = z.preprocess(
+  (v) => (typeof v === 'string' && /^[0-9]+$/.test(v) ? Number(v) : v),
+  z.number({ error: 'A valid integer is required.' }).int().min(1).max(MAX_PAGE, `Ensure this value is less than or equal to ${MAX_PAGE}.`),
+);
+
 /** A choice among `isValid` names, refused with DRF's "is not a valid choice." */
 export function choice(isValid: (name: string) => boolean, notAChoice: (v: unknown) => string) {
   return z

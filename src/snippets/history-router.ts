@@ -7,11 +7,9 @@ import { DiffQuery, Revision, RevisionId, RevisionListQuery, RevisionPage } from
 import { revisionOf, revisionsBefore } from './revisions';
 import { snippetOwnerId } from './reads';
 import { publicProcedure } from '../trpc';
+import { DEFAULT_PAGE } from '../store/page-budget';
 
 const TAGS = ['snippets'];
-
-/** A list asked for whole (no `limit`: /trpc; the REST facade streams it in pages). */
-const ALL = 1_000_000_000;
 
 export const DIFF_TYPE = 'text/x-diff; charset=utf-8';
 export const DIFF_TOO_SLOW = 'These revisions differ too much to be diffed within the deadline; diff two revisions closer to each other.';
@@ -44,7 +42,8 @@ export const revisionProcedures = {
     .query(async ({ ctx, input }) => {
       const { store } = ctx.runtime;
       const before = input.cursor === undefined ? undefined : cursorOf(input.cursor);
-      const { items, more } = await revisionsBefore(store, input.id, before, input.limit ?? ALL);
+      // Without a limit, the first page of DEFAULT_PAGE (/trpc): the REST facade streams a whole list page after page.
+      const { items, more } = await revisionsBefore(store, input.id, before, input.limit ?? DEFAULT_PAGE);
       if (!items.length && (await snippetOwnerId(store, input.id)) === undefined) throw notFound();
       return { items, next: more ? String(items[items.length - 1]!.revision) : undefined };
     }),

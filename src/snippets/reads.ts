@@ -1,4 +1,4 @@
-// Snippets as the API shows them, read straight from the tables: one query per list, owner names joined, `highlighted` never read.
+// Snippets as the API shows them, read straight from the tables a page at a time, owner names joined, `highlighted` never read.
 import { isSqlite, type Store } from '../store/database';
 import { select } from '../store/select';
 import type { Snippet } from './schema';
@@ -7,6 +7,7 @@ import { SNIPPET_FIELDS, type RawRow } from './columns';
 import type { FieldSpec } from '../schemas/table';
 import { PLAIN_LIST, type ListSelection } from './selection';
 import type { Bounds } from './search-index';
+import { rowBytes, rowsWithin } from '../store/page-budget';
 
 /** Where each key of the representation comes from: the snippet's column, or the joined owner's username. */
 const sqlOf = (name: string, field: FieldSpec) => (field.kind === 'owner' ? 'u.username' : `s.${columnName(name)}`);
@@ -33,13 +34,6 @@ export function toSnippet(row: SnippetRow): Snippet {
 export async function snippetById(store: Store, id: number): Promise<{ snippet: Snippet; revision: number } | undefined> {
   const [row] = await select<SnippetRow & { revision: number }>(store, `SELECT ${SNIPPET_COLUMNS}, s.revision AS revision ${SNIPPET_FROM(store)} WHERE s.id = ?`, [id]);
   return row && { snippet: toSnippet(row), revision: Number(row.revision) };
-}
-
-export async function allSnippets(store: Store, selection: ListSelection = PLAIN_LIST): Promise<Snippet[]> {
-  const where = selection.index ? [...selection.where, selection.index.whole.where] : selection.where;
-  const params = selection.index ? [...selection.params, ...selection.index.whole.params] : selection.params;
-  const sql = `SELECT ${SNIPPET_COLUMNS} ${SNIPPET_FROM(store)}${whereOf(where)} ${orderOf(selection.descending)}`;
-  return (await select<SnippetRow>(store, sql, params)).map(toSnippet);
 }
 
 /** The bounds of a page with the search index's condition for its `wanted` rows added, when the selection has one. */
@@ -89,17 +83,31 @@ function decodeCursor(store: Store, cursor: string): Key {
   throw new InvalidCursor('Invalid cursor');
 }
 
+/** The rows up to a key, inclusive, in the list's direction. */
+function upToKey(descending: boolean, key: Key): { where: string; params: unknown[] } {
+  const cmp = descending ? '>' : '<';
+  return { where: `(s.created ${cmp} ? OR (s.created = ? AND s.id ${cmp}= ?))`, params: [key.created, key.created, key.id] };
+}
+
 /**
- * Up to `limit` rows of `columns` (which include `s.id`) after a key, in list order, the key of the last one, and
- * whether more follow: one query, which reads one row more. Keyset paging: a page never skips or repeats a snippet,
- * whatever is added meanwhile.
+ * Up to `limit` rows of `columns` (which include `s.id`) after a key, in list order, no more than PAGE_BYTES of code
+ * after the first (src/store/page-budget.ts), the key of the last one, and whether more follow. Keyset paging: a
+ * page never skips or repeats a snippet, whatever is added meanwhile. Two statements: the keys and sizes of the page's
+ * rows (one more, to know whether more follow), then the rows up to the last key that fits, so that no more text is
+ * read than the page holds.
  */
 async function rowsAfter<T>(store: Store, columns: string, after: Key | undefined, limit: number, selection: ListSelection): Promise<{ rows: T[]; last?: Key; more: boolean }> {
   const { where, params } = await narrowed(selection, { ...(after ? afterKey(selection, after) : selection), descending: selection.descending }, limit + 1);
-  const rows = await select<T & Key>(store, `SELECT ${columns}, s.created ${SNIPPET_FROM(store)}${whereOf(where)} ${orderOf(selection.descending)} LIMIT ?`, [...params, limit + 1]);
-  const more = rows.length > limit;
-  if (more) rows.length = limit;
+  const order = orderOf(selection.descending);
+  const sized = await select<Key & { size: number | string }>(store, `SELECT s.id, s.created, ${rowBytes('s')} AS size ${SNIPPET_FROM(store)}${whereOf(where)} ${order} LIMIT ?`, [...params, limit + 1]);
+  const kept = rowsWithin(sized.map((r) => r.size), limit);
+  if (!kept) return { rows: [], more: false };
+  const lastKept = sized[kept - 1]!;
+  const upTo = upToKey(selection.descending, lastKept);
+  const rows = await select<T & Key>(store, `SELECT ${columns}, s.created ${SNIPPET_FROM(store)}${whereOf([...where.map((w) => `(${w})`), upTo.where])} ${order} LIMIT ?`, [...params, ...upTo.params, kept]);
   const last = rows[rows.length - 1];
+  // A snippet added or deleted between the two statements moves the page's end: the cursor is the last row sent.
+  const more = sized.length > kept || (last !== undefined && Number(last.id) !== Number(lastKept.id));
   return { rows, last: last && { created: last.created, id: last.id }, more };
 }
 
@@ -117,7 +125,7 @@ export async function snippetPage(store: Store, limit: number, cursor?: string, 
 
 /**
  * The cursor of the page before the one `cursor` starts, for the browsable list's Previous link: the `limit` snippets
- * up to the cursor's key, read backwards. `{}` when that page is the first one (it has no cursor); undefined when
+ * up to the cursor's key (no more than a page's bytes), read backwards. `{}` when that page is the first one (it has no cursor); undefined when
  * nothing comes before the cursor (the page is the first already). The JSON API has no such link: its paging runs one
  * way, and the previous page is an ordinary forward page from this cursor.
  */
@@ -132,9 +140,10 @@ export async function previousCursor(store: Store, limit: number, cursor: string
     descending: !selection.descending,
   };
   const { where, params } = await narrowed(selection, bounds, limit + 1);
-  const rows = await select<Key>(store, `SELECT s.id, s.created FROM snippets s${whereOf(where)} ${orderOf(!selection.descending)} LIMIT ?`, [...params, limit + 1]);
+  const rows = await select<Key & { size: number | string }>(store, `SELECT s.id, s.created, ${rowBytes('s')} AS size FROM snippets s${whereOf(where)} ${orderOf(!selection.descending)} LIMIT ?`, [...params, limit + 1]);
   if (!rows.length) return undefined;
-  const before = rows[limit];
+  // The page before holds what fits in a page (PAGE_BYTES), as a page read forwards from its cursor does.
+  const before = rows[rowsWithin(rows.map((r) => r.size), limit)];
   return before ? { cursor: encodeCursor(before, selection.key) } : {};
 }
 

@@ -1,9 +1,9 @@
 // The revision shapes (docs/api.md "History"): a revision's representation, the paths' inputs, a page of the list.
 import { z } from 'zod';
-import { pk } from '../schemas/fields';
+import { pageLimit, pk } from '../schemas/fields';
 import { representationObject } from '../schemas/from-table';
 import { SNIPPET_TABLE } from '../schemas/snippet-table';
-import { MAX_PAGE, SnippetId } from './schema';
+import { SnippetId } from './schema';
 
 /** A revision number in a path: digits, from 1 (the route matches digits only; 0 names none). */
 const revisionNumber = pk;
@@ -23,10 +23,7 @@ export type RevisionPage = z.infer<typeof RevisionPage>;
 
 /** The list's paging, as the snippet list's: `?limit=N&cursor=…`, the cursor from the previous page's Link. */
 export const RevisionListQuery = SnippetId.extend({
-  limit: z.preprocess(
-    (v) => (typeof v === 'string' && /^[0-9]+$/.test(v) ? Number(v) : v),
-    z.number({ error: 'A valid integer is required.' }).int().min(1).max(MAX_PAGE, `Ensure this value is less than or equal to ${MAX_PAGE}.`),
-  ).optional(),
+  limit: pageLimit.optional(),
   cursor: z.string().max(200).optional(),
 });
 

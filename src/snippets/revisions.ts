@@ -6,6 +6,7 @@ import type { Tx } from '../store/transaction';
 import type { Revision } from './revision';
 import type { SnippetFields } from './schema';
 import { withBooleans, type RawRow } from './columns';
+import { rowBytes, rowsWithin } from '../store/page-budget';
 
 const COLUMNS = 'n AS revision, saved, title, code, linenos, language, style';
 /** The saved fields of a revision, in the order of their columns. */
@@ -28,15 +29,25 @@ export async function revisionOf(store: Store, snippetId: number, n: number): Pr
   return row && toRevision(row);
 }
 
-/** Up to `limit` revisions, newest first, below revision `before` when given; and whether more follow. */
+/**
+ * Up to `limit` revisions, newest first, below revision `before` when given, no more than PAGE_BYTES of code after the
+ * first (src/store/page-budget.ts); and whether more follow. The numbers and sizes first, then the revisions that
+ * fit, so that no more code is read than the page holds.
+ */
 export async function revisionsBefore(store: Store, snippetId: number, before: number | undefined, limit: number): Promise<{ items: Revision[]; more: boolean }> {
-  const rows =
-    before === undefined
-      ? await select<RevisionRow>(store, `SELECT ${COLUMNS} FROM snippet_revisions WHERE snippet_id = ? ORDER BY n DESC LIMIT ?`, [snippetId, limit + 1])
-      : await select<RevisionRow>(store, `SELECT ${COLUMNS} FROM snippet_revisions WHERE snippet_id = ? AND n < ? ORDER BY n DESC LIMIT ?`, [snippetId, before, limit + 1]);
-  const more = rows.length > limit;
-  if (more) rows.length = limit;
-  return { items: rows.map(toRevision), more };
+  const sized = await select<{ n: number; size: number | string }>(
+    store,
+    `SELECT n, ${rowBytes('r')} AS size FROM snippet_revisions r WHERE snippet_id = ? AND n < ? ORDER BY n DESC LIMIT ?`,
+    [snippetId, before ?? Number.MAX_SAFE_INTEGER, limit + 1],
+  );
+  const kept = rowsWithin(sized.map((r) => r.size), limit);
+  if (!kept) return { items: [], more: false };
+  const rows = await select<RevisionRow>(store, `SELECT ${COLUMNS} FROM snippet_revisions WHERE snippet_id = ? AND n BETWEEN ? AND ? ORDER BY n DESC`, [
+    snippetId,
+    sized[kept - 1]!.n,
+    sized[0]!.n,
+  ]);
+  return { items: rows.map(toRevision), more: sized.length > kept };
 }
 
 /**

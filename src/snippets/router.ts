@@ -1,7 +1,8 @@
 // Snippet procedures: list and get for anyone, create for the authenticated, update, delete and restore for the owner; the history (history-router.ts) for anyone.
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
-import { allSnippets, InvalidCursor, previousCursor, snippetById, snippetPage, toSnippet } from './reads';
+import { InvalidCursor, previousCursor, snippetById, snippetPage, toSnippet } from './reads';
+import { DEFAULT_PAGE } from '../store/page-budget';
 import { createSnippet, deleteSnippet, highlightedOf, snippetForWrite, updateSnippet, type WriteRefused } from './writes';
 import { notFound } from '../errors';
 import { preconditionFailed } from './preconditions';
@@ -35,9 +36,9 @@ export const snippetsRouter = router({
     .query(async ({ ctx, input }) => {
       const { store } = ctx.runtime;
       const selection = await selectionOf(store, input ?? {});
-      if (!input?.limit) return { items: await allSnippets(store, selection) };
+      // Without a limit, the first page of DEFAULT_PAGE (/trpc): the REST facade streams a whole list page after page.
       try {
-        return await snippetPage(store, input.limit, input.cursor, selection);
+        return await snippetPage(store, input?.limit ?? DEFAULT_PAGE, input?.cursor, selection);
       } catch (err) {
         if (err instanceof InvalidCursor) throw new TRPCError({ code: 'NOT_FOUND', message: err.message });
         throw err;

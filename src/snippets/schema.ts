@@ -1,6 +1,6 @@
 // The snippet shapes, derived from the field table: input for create and update, the representation for output.
 import { z } from 'zod';
-import { pk } from '../schemas/fields';
+import { MAX_PAGE, pk } from '../schemas/fields';
 import { inputObject, representationObject } from '../schemas/from-table';
 import { SNIPPET_TABLE } from '../schemas/snippet-table';
 import { cursorMatchesFilters, SNIPPET_FILTER_FIELDS } from './query';
@@ -24,8 +24,6 @@ export const SnippetList = z.array(Snippet);
 /** A page of the list: its snippets, and the cursor of the next page when there is one (absent on the last). */
 export const SnippetPage = z.object({ items: SnippetList, next: z.string().optional() });
 export type SnippetPage = z.infer<typeof SnippetPage>;
-
-export const MAX_PAGE = 1000;
 
 /**
  * Optional keyset paging of the list: `?limit=N&cursor=…` (the cursor comes from the previous page's Link), and its

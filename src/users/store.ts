@@ -5,6 +5,7 @@ import type { Store } from '../store/database';
 
 export type { AuthUser };
 import { lookup, select } from '../store/select';
+import { PAGE_IDS, rowsWithin } from '../store/page-budget';
 
 /** A user with the stored password hash, for a password check. */
 export interface Account extends AuthUser {
@@ -56,11 +57,23 @@ export async function updatePasswordHash(store: Store, username: string, passwor
   return count > 0;
 }
 
-/** Users with the ids of their snippets: two queries whatever the number of users. */
-export async function allUsers(store: Store): Promise<User[]> {
+/**
+ * Up to `limit` users after id `after`, each with the ids of their snippets, no more than PAGE_IDS ids after the first
+ * user's (src/store/page-budget.ts); and whether more follow. The users' counts first, then the users that fit and
+ * their snippets, read as one range of owners in the (owner_id, created, id) index.
+ */
+export async function usersAfter(store: Store, after: number, limit: number): Promise<{ items: User[]; more: boolean }> {
+  const counted = await select<{ id: number; n: number | string }>(
+    store,
+    'SELECT u.id, (SELECT COUNT(*) FROM snippets s WHERE s.owner_id = u.id) AS n FROM users u WHERE u.id > ? ORDER BY u.id LIMIT ?',
+    [after, limit + 1],
+  );
+  const kept = rowsWithin(counted.map((u) => u.n), limit, PAGE_IDS);
+  if (!kept) return { items: [], more: false };
+  const range = [counted[0]!.id, counted[kept - 1]!.id];
   const [users, owned] = await Promise.all([
-    select<{ id: number; username: string }>(store, 'SELECT id, username FROM users ORDER BY id'),
-    select<{ id: number; owner_id: number }>(store, 'SELECT id, owner_id FROM snippets ORDER BY created, id'),
+    select<{ id: number; username: string }>(store, 'SELECT id, username FROM users WHERE id BETWEEN ? AND ? ORDER BY id', range),
+    select<{ id: number; owner_id: number }>(store, 'SELECT id, owner_id FROM snippets WHERE owner_id BETWEEN ? AND ? ORDER BY owner_id, created, id', range),
   ]);
   const byOwner = new Map<number, number[]>();
   for (const s of owned) {
@@ -68,7 +81,7 @@ export async function allUsers(store: Store): Promise<User[]> {
     if (ids) ids.push(s.id);
     else byOwner.set(s.owner_id, [s.id]);
   }
-  return users.map((u) => ({ id: u.id, username: u.username, snippets: byOwner.get(u.id) ?? [] }));
+  return { items: users.map((u) => ({ id: u.id, username: u.username, snippets: byOwner.get(u.id) ?? [] })), more: counted.length > kept };
 }
 
 export async function userById(store: Store, id: number): Promise<User | undefined> {
