@@ -188,6 +188,16 @@ describe('bounded lists', () => {
       expect([...first.items, ...second.items].map((u) => u.id)).to.deep.equal([ownerId, ...ids]);
     });
 
+    it('GET /users/?limit=N pages the list by id with Link; a cursor that is not one of ours is 404 "Invalid cursor"', async () => {
+      const ids = await manyUsers(3);
+      const first = await api().get('/users/?limit=2').expect(200);
+      expect(first.body.map((u: { id: number }) => u.id)).to.deep.equal([ownerId, ids[0]]);
+      const rest = await api().get(linkNext(first.headers.link)!).expect(200);
+      expect(rest.body.map((u: { id: number }) => u.id)).to.deep.equal(ids.slice(1));
+      expect(rest.headers).not.to.have.property('link');
+      expect((await api().get('/users/?limit=2&cursor=abc').expect(404)).body).to.deep.equal({ detail: 'Invalid cursor' });
+    });
+
     it("a page of users stops once their snippets' ids reach PAGE_IDS; GET /users/ is still every user with every id, streamed", async function () {
       this.timeout(600_000);
       const bob = (await makeUser('bob')).id;
