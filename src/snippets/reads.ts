@@ -125,9 +125,9 @@ export async function snippetPage(store: Store, limit: number, cursor?: string, 
 
 /**
  * The cursor of the page before the one `cursor` starts, for the browsable list's Previous link: the `limit` snippets
- * up to the cursor's key (no more than a page's bytes), read backwards. `{}` when that page is the first one (it has no cursor); undefined when
- * nothing comes before the cursor (the page is the first already). The JSON API has no such link: its paging runs one
- * way, and the previous page is an ordinary forward page from this cursor.
+ * up to the cursor's key (no more than a page's bytes), read backwards. `{}` when that page is the first one (it has
+ * no cursor); undefined when nothing comes before the cursor (the page is the first already). The JSON API has no
+ * such link: its paging runs one way, and the previous page is an ordinary forward page from this cursor.
  */
 export async function previousCursor(store: Store, limit: number, cursor: string, selection: ListSelection = PLAIN_LIST): Promise<{ cursor?: string } | undefined> {
   const key = decodeCursor(store, cursor);
