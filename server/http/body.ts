@@ -55,6 +55,13 @@ function parseUrlencoded(raw: Buffer): Record<string, string> {
  * byte (a byte-order mark too), so it must be UTF-8. A file part of any other name is ignored, as an unknown field is.
  */
 const FILE_FIELDS = new Set(['code', 'title']);
+/**
+ * How many fields and file parts a multipart body may have: Django's DATA_UPLOAD_MAX_NUMBER_FIELDS and
+ * DATA_UPLOAD_MAX_NUMBER_FILES. Every part counts, the ignored ones too (busboy counts them all), so a body past either
+ * is refused saying so: busboy would drop the parts after the limit, and a `code` among them would be "required".
+ */
+export const MULTIPART_LIMITS = { fields: 1000, files: 100 };
+const TOO_MANY = { fieldsLimit: `More than ${MULTIPART_LIMITS.fields} fields.`, filesLimit: `More than ${MULTIPART_LIMITS.files} file parts.` };
 const NOT_UTF8 = 'The submitted file is not UTF-8 text.';
 const utf8Exact = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -65,7 +72,7 @@ function parseMultipart(req: Request, raw: Buffer): Promise<Record<string, strin
     let bb: Busboy.Busboy;
     try {
       // The whole body is already within BODY_LIMIT, so a part is too.
-      bb = Busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fieldSize: BODY_LIMIT, fields: 100, fileSize: BODY_LIMIT, files: 10 } });
+      bb = Busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fieldSize: BODY_LIMIT, fileSize: BODY_LIMIT, ...MULTIPART_LIMITS } });
     } catch (err) {
       return reject(HttpError.detail(400, `Multipart form parse error - ${(err as Error).message}`));
     }
@@ -91,7 +98,9 @@ function parseMultipart(req: Request, raw: Buffer): Promise<Record<string, strin
         }
       });
     });
-    bb.on('error', (err: Error) => reject(HttpError.detail(400, `Multipart form parse error - ${err.message}`)));
+    const refuse = (why: string) => reject(HttpError.detail(400, `Multipart form parse error - ${why}`));
+    bb.on('error', (err: Error) => refuse(err.message));
+    for (const [limit, why] of Object.entries(TOO_MANY)) bb.on(limit, () => refuse(why));
     bb.on('close', () => (Object.keys(notText).length ? reject(new HttpError(400, notText)) : resolve(fields)));
     bb.end(raw);
   });
