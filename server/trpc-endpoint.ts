@@ -3,6 +3,7 @@
 import { Router } from 'express';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import { requestContext } from './auth/context';
+import { refuseUninvitedTooLarge } from './http/body';
 import { appRouter } from '../src/routers';
 import { methodNotAllowed, refusalOf } from '../src/refusal';
 
@@ -12,6 +13,7 @@ const METHODS = new Set(['GET', 'POST']);
 export function trpcEndpoint(challenge: string | undefined): Router {
   return Router()
     .use((req, _res, next) => next(METHODS.has(req.method) ? undefined : methodNotAllowed(req.method, [...METHODS])))
+    .use(refuseUninvitedTooLarge)
     .use(
       createExpressMiddleware({
         router: appRouter,
