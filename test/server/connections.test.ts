@@ -2,6 +2,7 @@
 // a body declared over the limit is refused before "100 Continue" invites it.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { drainingServer } from '../../server/connections';
 import { BODY_LIMIT } from '../../server/http/body';
@@ -52,22 +53,41 @@ describe('the HTTP server (server/connections.ts)', () => {
     });
   });
 
-  describe('Expect: 100-continue (RFC 9110 §10.1.1)', () => {
-    for (const path of ['/snippets/', '/trpc/snippets.create'])
-    it(`a declared body over the limit gets its 413 at once, without "100 Continue", and the connection closes (${path})`, async () => {
+  describe('a half-closed request of another kind', () => {
+    /** Sends `head` and `body` and half-closes; the answer. */
+    async function halfClosed(head: string, body: Buffer) {
       const conn = await connect(base);
-      conn.socket.write(
-        `POST ${path} HTTP/1.1\r\nHost: test\r\nAuthorization: ${basic('alice')}\r\nContent-Type: application/json\r\n` +
-          `Content-Length: ${95 * 1024 * 1024}\r\nExpect: 100-continue\r\n\r\n`,
-      );
-      const raw = await within(30_000, 'the 413', conn.closed);
-      expect(raw).to.match(/^HTTP\/1\.1 413 /);
-      expect(raw).not.to.include('100 Continue');
-      const body = JSON.parse(parseAnswer(raw).body);
-      if (path === '/snippets/') expect(body).to.deep.equal({ detail: 'Request body is too large.' });
-      else expect(body.error.data).to.include({ code: 'PAYLOAD_TOO_LARGE', httpStatus: 413 });
-      expect(await snippetCount()).to.equal(0);
+      conn.socket.end(Buffer.concat([Buffer.from(`${head}Connection: close\r\nAuthorization: ${basic('alice')}\r\nContent-Length: ${body.length}\r\n\r\n`), body]));
+      return parseAnswer(await within(30_000, 'the answer', conn.closed));
+    }
+
+    it('a gzip-encoded body (decoded as body-parser decodes it) and a /trpc create are answered too', async () => {
+      const gzipped = await halfClosed('POST /snippets/ HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\n', gzipSync(JSON.stringify({ code: 'zipped' })));
+      expect(gzipped.status).to.equal(201);
+      expect(JSON.parse(gzipped.body).code).to.equal('zipped');
+      const trpc = await halfClosed('POST /trpc/snippets.create HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n', Buffer.from(JSON.stringify({ code: 'over trpc' })));
+      expect(trpc.status).to.equal(200);
+      expect(await snippetCount()).to.equal(2);
     });
+  });
+
+  describe('Expect: 100-continue (RFC 9110 §10.1.1)', () => {
+    for (const path of ['/snippets/', '/trpc/snippets.create']) {
+      it(`a declared body over the limit gets its 413 at once, without "100 Continue", and the connection closes (${path})`, async () => {
+        const conn = await connect(base);
+        conn.socket.write(
+          `POST ${path} HTTP/1.1\r\nHost: test\r\nAuthorization: ${basic('alice')}\r\nContent-Type: application/json\r\n` +
+            `Content-Length: ${95 * 1024 * 1024}\r\nExpect: 100-continue\r\n\r\n`,
+        );
+        const raw = await within(30_000, 'the 413', conn.closed);
+        expect(raw).to.match(/^HTTP\/1\.1 413 /);
+        expect(raw).not.to.include('100 Continue');
+        const body = JSON.parse(parseAnswer(raw).body);
+        if (path === '/snippets/') expect(body).to.deep.equal({ detail: 'Request body is too large.' });
+        else expect(body.error.data).to.include({ code: 'PAYLOAD_TOO_LARGE', httpStatus: 413 });
+        expect(await snippetCount()).to.equal(0);
+      });
+    }
 
     it('a body within the limit is invited with "100 Continue" and saved', async () => {
       const conn = await connect(base);
