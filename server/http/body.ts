@@ -131,7 +131,7 @@ export const refuseUninvitedTooLarge: RequestHandler = (req, _res, next) => next
  * it: server/connections.ts). body-parser takes a connection that can no longer be read for a request already read
  * (on-finished's isFinished) and leaves req.body unset, though the whole body is here, buffered in the request.
  */
-const halfClosedUnread = (req: IncomingMessage) => req.complete && !req.readableEnded && req.socket?.readable === false;
+const halfClosedUnread = (req: IncomingMessage) => req.complete && !req.readableEnded && !req.destroyed && req.socket?.readable === false;
 
 /** The content codings body-parser decodes, decoded as it does, within the same limit on the decoded bytes. */
 const DECODE: Record<string, (raw: Buffer, options: zlib.ZlibOptions & zlib.BrotliOptions) => Buffer> = {
