@@ -6,6 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { drainingServer } from '../../server/connections';
 import { BODY_LIMIT } from '../../server/http/body';
+import { createClient } from '../../src/auth/oauth2';
 import { select } from '../../src/store/select';
 import { makeUser, resetDatabase } from '../support/db';
 import { app, basic } from '../support/http';
@@ -55,9 +56,10 @@ describe('the HTTP server (server/connections.ts)', () => {
 
   describe('a half-closed request of another kind', () => {
     /** Sends `head` and `body` and half-closes; the answer. */
-    async function halfClosed(head: string, body: Buffer) {
+    async function halfClosed(head: string, body: Buffer, authorization = basic('alice')) {
       const conn = await connect(base);
-      conn.socket.end(Buffer.concat([Buffer.from(`${head}Connection: close\r\nAuthorization: ${basic('alice')}\r\nContent-Length: ${body.length}\r\n\r\n`), body]));
+      const auth = authorization ? `Authorization: ${authorization}\r\n` : '';
+      conn.socket.end(Buffer.concat([Buffer.from(`${head}Connection: close\r\n${auth}Content-Length: ${body.length}\r\n\r\n`), body]));
       return parseAnswer(await within(30_000, 'the answer', conn.closed));
     }
 
@@ -68,6 +70,14 @@ describe('the HTTP server (server/connections.ts)', () => {
       const trpc = await halfClosed('POST /trpc/snippets.create HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n', Buffer.from(JSON.stringify({ code: 'over trpc' })));
       expect(trpc.status).to.equal(200);
       expect(await snippetCount()).to.equal(2);
+    });
+
+    it('a password grant at the OAuth 2.0 token endpoint (its own body parsers) is answered with its token', async () => {
+      await createClient(testStore(), 'app', 'half-client', 'half-client-secret');
+      const form = 'grant_type=password&username=alice&password=alicepass&client_id=half-client&client_secret=half-client-secret';
+      const grant = await halfClosed('POST /oauth2/access_token/ HTTP/1.1\r\nHost: test\r\nContent-Type: application/x-www-form-urlencoded\r\n', Buffer.from(form), '');
+      expect(grant.status).to.equal(200);
+      expect(JSON.parse(grant.body)).to.have.property('access_token').that.is.a('string');
     });
   });
 
