@@ -1,9 +1,10 @@
-// The access log (pino-http): one record per request when its answer ends, and the X-Request-Id of every answer.
+// The access log (pino-http): one record per request when its answer is over, and the X-Request-Id of every answer.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from '../src/log';
+import { whenAnswerOver, writeOutcome, type Gone } from './client-gone';
 
 /** An id a proxy may hand us: short, and nothing a log reader or a header could choke on. */
 const FIT_ID = /^[A-Za-z0-9._:-]{1,200}$/;
@@ -42,24 +43,43 @@ const localsOf = (res: ServerResponse) => (res as ServerResponse & { locals: Rec
 const sentBefore = (req: IncomingMessage, res: ServerResponse) => (localsOf(res)[SENT_BEFORE] = req.socket.bytesWritten);
 const sent = (req: IncomingMessage, res: ServerResponse) => req.socket.bytesWritten - (localsOf(res)[SENT_BEFORE] ?? 0);
 
-/** The fields of an access record (the request id is bound to the record by pino-http). */
-function fields(req: IncomingMessage, res: ServerResponse, responseTime: number) {
+/** nginx's status for a request whose client closed the connection before its answer was sent. */
+export const CLIENT_CLOSED = 499;
+
+/**
+ * The fields of an access record (the request id is bound to the record by pino-http). A request whose client went
+ * away is `aborted`: its status is 499 when no answer had begun (else the status of the answer cut short), `answer`
+ * the status of the answer the service made for no one, and for a write `write` what became of it.
+ */
+function fields(req: IncomingMessage, res: ServerResponse, ms: number, gone: Gone | undefined) {
   const userId = (req as Request).requester?.user?.id;
+  const write = gone && writeOutcome(req.method, gone);
   return {
     method: req.method,
     path: pathOf(req),
-    status: res.statusCode,
+    status: gone && !gone.headSent ? CLIENT_CLOSED : res.statusCode,
     bytes: sent(req, res),
-    ms: responseTime,
+    ms,
     ...(userId === undefined ? {} : { userId }),
-    ...(res.writableEnded ? {} : { aborted: true }),
+    ...(gone ? { aborted: true } : {}),
+    ...(gone?.answer === undefined ? {} : { answer: gone.answer }),
+    ...(write ? { write } : {}),
   };
 }
 
 /**
- * 5xx (and any error the error handler hands over in res.err) is error, with the error's stack in the same record;
- * 4xx is info, like 2xx/3xx (a client's mistake is not the operator's alarm); probes are debug.
+ * One record per request once its answer is over (server/client-gone.ts). 5xx (and any error the error handler hands
+ * over in res.err) is error, with the error's stack in the same record; 4xx is info, like 2xx/3xx (a client's mistake
+ * is not the operator's alarm); probes are debug.
  */
+function record(req: IncomingMessage, res: ServerResponse & { err?: unknown }, ms: number, gone: Gone | undefined): void {
+  const entry = fields(req, res, ms, gone);
+  const failed = res.err !== undefined || (gone?.answer ?? res.statusCode) >= 500;
+  const level = failed ? 'error' : PROBES.has(entry.path) ? 'debug' : 'info';
+  const outcome = gone ? ` aborted${entry.write ? `, write ${entry.write}` : ''}` : '';
+  (req as Request).log[level]({ ...entry, ...(res.err === undefined ? {} : { err: res.err }) }, `${req.method} ${entry.path} ${entry.status}${outcome}`);
+}
+
 export function accessLog(log: Logger, trustsPeer: TrustsPeer): RequestHandler {
   const http = pinoHttp({
     logger: log,
@@ -70,18 +90,14 @@ export function accessLog(log: Logger, trustsPeer: TrustsPeer): RequestHandler {
     // pino-http binds the whole request to a child logger even when quiet; not serializing it saves most of its cost.
     wrapSerializers: false,
     serializers: { req: () => undefined, res: () => undefined },
-    customLogLevel: (req, res, err) => (err || res.err || res.statusCode >= 500 ? 'error' : PROBES.has(pathOf(req)) ? 'debug' : 'info'),
-    customSuccessObject: (req, res, val: { responseTime: number }) => fields(req, res, val.responseTime),
-    // Without an error of its own (a 503 answered on purpose), pino-http makes one up ("failed with status code"): not logged.
-    customErrorObject: (req, res, err, val: { responseTime: number }) => {
-      const real = res.err ?? (err.message === `failed with status code ${res.statusCode}` ? undefined : err);
-      return { ...fields(req, res, val.responseTime), ...(real ? { err: real } : {}) };
-    },
-    customSuccessMessage: (req, res) => `${req.method} ${pathOf(req)} ${res.statusCode}${res.writableEnded ? '' : ' aborted'}`,
-    customErrorMessage: (req, res) => `${req.method} ${pathOf(req)} ${res.statusCode}`,
+    // The record is written here, once the answer is over: for a client gone first, that can be after its 'close'.
+    autoLogging: false,
   });
   return (req, res, next) => {
+    const start = Date.now();
     sentBefore(req, res);
-    http(req, res, next);
+    http(req, res);
+    whenAnswerOver(res, (gone) => record(req, res, Date.now() - start, gone));
+    next();
   };
 }

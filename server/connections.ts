@@ -2,6 +2,7 @@
 import http, { type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import net, { type Socket } from 'node:net';
 import type { Logger } from '../src/log';
+import { uninvitedTooLarge } from './http/body';
 
 export interface DrainingServer {
   server: Server;
@@ -36,7 +37,7 @@ export function drainingServer(handler: RequestListener, timeouts: ServerTimeout
   /** Every open connection, and since when it has had no request (a new one: since it connected). */
   const idleSince = new Map<Socket, number>();
   let draining = false;
-  const server = http.createServer((req: IncomingMessage, res: ServerResponse) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     // A request that came on a kept-alive connection after the signal is answered, and its connection then closed.
     if (draining) res.setHeader('Connection', 'close');
     const socket = req.socket;
@@ -47,6 +48,14 @@ export function drainingServer(handler: RequestListener, timeouts: ServerTimeout
       idleSince.set(socket, Date.now());
     });
     handler(req, res);
+  };
+  const server = http.createServer(onRequest);
+  answerHalfClosed(server);
+  // Expect: 100-continue (RFC 9110 §10.1.1): with this listener Node no longer invites every body itself; one declared
+  // over the limit is not invited, and the app refuses it unread (uninvitedTooLarge, server/http/body.ts).
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (!uninvitedTooLarge(req)) res.writeContinue();
+    onRequest(req, res);
   });
   server.on('connection', (socket: Socket) => {
     idleSince.set(socket, Date.now());
@@ -96,4 +105,16 @@ export function drainingServer(handler: RequestListener, timeouts: ServerTimeout
     });
   }
   return { server, drain };
+}
+
+/**
+ * A client may half-close its connection once its request is sent (TCP, RFC 9293 §3.6.1; `nc -N`, scripts) and still
+ * read the answer: HTTP/1.1 frames a request by its length, not by the connection's end. By default Node's HTTP server
+ * ends its side of the connection as soon as the client's FIN arrives, so an answer still being made was never sent,
+ * whatever the procedure did (a create committed, no 201). `httpAllowHalfOpen` (set in Node's http.Server constructor,
+ * read by its socketOnEnd) makes it finish the answer in progress and then close; test/server/connections.test.ts
+ * holds it to that.
+ */
+function answerHalfClosed(server: Server): void {
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
 }

@@ -6,6 +6,7 @@ import { TRPCError } from '@trpc/server';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import { requestContext } from './auth/context';
 import type { Throttle } from './auth/throttle';
+import { refuseUninvitedTooLarge } from './http/body';
 import { appRouter } from '../src/routers';
 import { methodNotAllowed, refusalOf, Throttled, throttledDetail } from '../src/refusal';
 
@@ -33,6 +34,7 @@ function callsCounted(throttle: Throttle, req: Request): () => Promise<void> {
 export function trpcEndpoint(challenge: string | undefined, throttle: Throttle, maxBatchSize: number): Router {
   return Router()
     .use((req, _res, next) => next(METHODS.has(req.method) ? undefined : methodNotAllowed(req.method, [...METHODS])))
+    .use(refuseUninvitedTooLarge)
     .use(
       createExpressMiddleware({
         router: appRouter,

@@ -4,7 +4,8 @@ import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
 import type { Runtime } from '../../src/runtime';
 import { counter, counterKey, exhaustedFor, waitSeconds, type CounterUse } from '../../src/store/counters';
 import { Throttled } from '../../src/refusal';
-import { logRefusedLogin } from './refusal-log';
+import { secretKey } from '../../src/store/secret-key';
+import { refusedLoginLog } from './refusal-log';
 
 const SECONDS = { second: 1, minute: 60, hour: 3600, day: 86400 } as const;
 
@@ -46,6 +47,7 @@ async function consume(l: RateLimiterAbstract, key: string): Promise<number> {
 
 export function createThrottle(runtime: Runtime): Throttle {
   const { config } = runtime;
+  const logRefusedLogin = refusedLoginLog(secretKey(config));
   // Built on first use (the database is open by then); a store that failed to start is tried again next time.
   const lazy = (rate: string, keyPrefix: string, use: CounterUse, factor = 1) => {
     const [n, unit] = rate.split('/') as [string, keyof typeof SECONDS];

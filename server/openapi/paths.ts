@@ -181,7 +181,7 @@ export function servedPaths(routes: readonly Route[], generated: PathsObject, op
       const path = route.template;
       const item: PathItemObject = (paths[path] ??= {
         description:
-          `Allow: ${allowedMethods(route).join(', ')}. HEAD answers as GET without a body; OPTIONS describes the resource ` +
+          `Allow: ${allowedMethods(route).join(', ')}.${route.procedures.GET ? ' HEAD answers as GET without a body;' : ''} OPTIONS describes the resource ` +
           `(name, renders, parses, actions). Any other method answers 405 (#/components/responses/${errorResponseName(405)}).`,
       });
       item[method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'] = servedOperation(route, method, procedure, found.operation, options);

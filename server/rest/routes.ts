@@ -84,7 +84,10 @@ export function matchRoute(routes: readonly Route[], path: string): { route: Rou
   return undefined;
 }
 
-/** The Allow header: the route's methods plus HEAD and OPTIONS, in DRF's order. */
+/**
+ * The Allow header: the route's methods, HEAD when it has GET (HEAD is GET without the body, RFC 9110 §9.3.2; Django
+ * adds `head` to a view only beside its `get`), and OPTIONS, in DRF's order.
+ */
 export function allowedMethods(route: Route): string[] {
-  return [...METHODS.filter((m) => route.procedures[m]), 'HEAD', 'OPTIONS'];
+  return [...METHODS.filter((m) => route.procedures[m]), ...(route.procedures.GET ? ['HEAD'] : []), 'OPTIONS'];
 }

@@ -17,7 +17,9 @@ const ENTITY_TAG = /(W\/)?"([\x21\x23-\x7e\x80-\uffff]*)"/g;
  * Whether an If-Match header allows a write to a snippet whose current revision is `revision` (undefined when there
  * is no such snippet). No header allows it; `*` allows it when the snippet exists; otherwise one of the listed tags
  * must be the current one by the strong comparison: a weak tag never matches (RFC 9110 §13.1.1). Anything that is not
- * a tag matches nothing.
+ * a tag matches nothing. A snippet missing when the request comes is a 404 before this is asked (RFC 9110 §13.2.1: a
+ * precondition is ignored when the answer without it would be neither 2xx nor 412; the contract fixes the 404), so
+ * this judges a snippet that was there when the request came (one deleted since, while the write was on its way: 412).
  */
 export function ifMatchAllows(ifMatch: string | undefined, revision: number | undefined): boolean {
   if (ifMatch === undefined) return true;

@@ -122,6 +122,19 @@ describe('conditional writes (If-Match)', () => {
     });
   });
 
+  describe('on a snippet that does not exist', () => {
+    // The contract: "A <pk> that matches no snippet gives 404"; RFC 9110 §13.2.1: a precondition is ignored when the
+    // answer without it would be neither 2xx nor 412 (a PUT here never creates, so without If-Match it is a 404).
+    it('If-Match: * (or a tag) on PUT, DELETE and restore answers 404, not 412', async () => {
+      const gone = id + 1000;
+      for (const value of ['*', etag]) {
+        expect((await api().put(`/snippets/${gone}/`).set(as('alice')).set('If-Match', value).send({ code: 'x' }).expect(404)).body).to.deep.equal({ detail: 'Not found.' });
+        await api().delete(`/snippets/${gone}/`).set(as('alice')).set('If-Match', value).expect(404);
+        await api().post(`/snippets/${gone}/revisions/1/restore/`).set(as('alice')).set('If-Match', value).expect(404);
+      }
+    });
+  });
+
   describe('/trpc', () => {
     it('takes ifMatch as an input field and answers 412 PRECONDITION_FAILED on a mismatch', async () => {
       const stale = await api().post('/trpc/snippets.update').set(as('alice')).send({ id, code: 'x', ifMatch: '"5"' }).expect(412);

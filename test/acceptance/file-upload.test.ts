@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { resetDatabase, makeUser } from '../support/db';
 import { api, basic } from '../support/http';
-import { BODY_LIMIT } from '../../server/http/body';
+import { BODY_LIMIT, MULTIPART_LIMITS } from '../../server/http/body';
 
 const TEXT = 'fn main() {\r\n\tprintln!("héllo 😀");\r\n}\n\n';
 
@@ -54,6 +54,28 @@ describe('code as a file part (multipart/form-data)', () => {
     expect(huge.body).to.have.property('detail').that.is.a('string');
     const long = await post().attach('code', Buffer.alloc(100_001, 'a'), 'long.txt').expect(400);
     expect(long.body).to.have.property('code');
+  });
+
+  /** A multipart body of `parts` (each its Content-Disposition parameters and content), for parts superagent cannot make. */
+  const multipart = (parts: [string, string][]) => {
+    const boundary = 'b0undary';
+    const body = parts.map(([disposition, content]) => `--${boundary}\r\nContent-Disposition: form-data; ${disposition}\r\n\r\n${content}\r\n`).join('');
+    return post().set('Content-Type', `multipart/form-data; boundary=${boundary}`).send(`${body}--${boundary}--\r\n`);
+  };
+  const files = (n: number, disposition: (i: number) => string) => Array.from({ length: n }, (_, i): [string, string] => [disposition(i), `ignored ${i}`]);
+
+  it('finds code after ten file parts without a name, or of names it ignores', async () => {
+    const unnamed = await multipart([...files(10, (i) => `filename="x${i}.txt"`), ['name="code"; filename="main.rs"', 'fn main() {}']]).expect(201);
+    expect(unnamed.body.code).to.equal('fn main() {}');
+    const ignored = await multipart([...files(50, (i) => `name="other${i}"; filename="x${i}.txt"`), ['name="code"; filename="main.rs"', 'x']]).expect(201);
+    expect(ignored.body.code).to.equal('x');
+  });
+
+  it('more file parts or fields than it reads is a 400 that says so, not a missing field', async () => {
+    const tooManyFiles = await multipart([...files(MULTIPART_LIMITS.files + 1, (i) => `filename="x${i}.txt"`), ['name="code"', 'x']]).expect(400);
+    expect(tooManyFiles.body).to.deep.equal({ detail: `Multipart form parse error - More than ${MULTIPART_LIMITS.files} file parts.` });
+    const tooManyFields = await multipart([...files(MULTIPART_LIMITS.fields + 1, (i) => `name="f${i}"`), ['name="code"', 'x']]).expect(400);
+    expect(tooManyFields.body).to.deep.equal({ detail: `Multipart form parse error - More than ${MULTIPART_LIMITS.fields} fields.` });
   });
 
   it('the last of a field and a file part of one name wins, in the order they came', async () => {

@@ -196,7 +196,14 @@ describe('/snippets/<pk>/revisions/', () => {
 
     it('is a POST only: GET answers 405 with Allow', async () => {
       const res = await api().get(`/snippets/${id}/revisions/1/restore/`).set(as('alice')).expect(405);
-      expect(res.headers.allow).to.equal('POST, HEAD, OPTIONS');
+      expect(res.headers.allow).to.equal('POST, OPTIONS');
+    });
+
+    it('HEAD, as GET without a body, is not offered either: 405, and Allow does not list it (as DRF, for a view without GET)', async () => {
+      const res = await api().head(`/snippets/${id}/revisions/1/restore/`).set(as('alice')).expect(405);
+      expect(res.headers.allow).to.equal('POST, OPTIONS');
+      const options = await api().options(`/snippets/${id}/revisions/1/restore/`).set(as('alice')).expect(200);
+      expect(options.headers.allow).to.equal('POST, OPTIONS');
     });
   });
 
