@@ -29,6 +29,12 @@ export interface Context {
    * HTTP request was the one count (REST paths, pages).
    */
   admit?: () => Promise<void>;
+  /**
+   * Aborts when the request's client goes away before its answer (set by the HTTP edge). A query's reads are then
+   * cancelled, queued or running (src/trpc.ts, src/store/cancellation.ts); a mutation's are not: a write the client no
+   * longer waits for still ends as it would have, under its deadline.
+   */
+  signal?: AbortSignal;
 }
 
 export interface Seen {
@@ -37,5 +43,14 @@ export interface Seen {
 
 /** The inner context, built directly by tests and by the outer (HTTP) context. */
 export function createContextInner(opts: Pick<Context, 'runtime'> & Partial<Context>): Context {
-  return { runtime: opts.runtime, user: opts.user ?? null, auth: opts.auth ?? null, log: opts.log ?? opts.runtime.log, challenge: opts.challenge, seen: opts.seen ?? {}, admit: opts.admit };
+  return {
+    runtime: opts.runtime,
+    user: opts.user ?? null,
+    auth: opts.auth ?? null,
+    log: opts.log ?? opts.runtime.log,
+    challenge: opts.challenge,
+    seen: opts.seen ?? {},
+    signal: opts.signal,
+    admit: opts.admit,
+  };
 }

@@ -5,6 +5,7 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { Context } from './context';
 import { NOT_AUTHENTICATED } from './errors';
 import { refusalOf, trpcCodeOf } from './refusal';
+import { cancelledWith } from './store/cancellation';
 import { unavailableDetail } from './store/errors';
 
 /**
@@ -45,12 +46,14 @@ const t = initTRPC
 export const router = t.router;
 /**
  * Every procedure is first counted against the throttle where the context asks it to (each call of a /trpc batch),
- * then counted in flight: a shutdown lets it finish (a client that hung up does not stop a save). A store that stayed
- * busy past its bound, or is out of reach, is the service's momentary trouble, not a fault: SERVICE_UNAVAILABLE (503).
+ * then counted in flight: a shutdown lets it finish (a client that hung up does not stop a save). A query's reads stop
+ * when its client goes away (`ctx.signal`). A store that stayed busy past its bound, or is out of reach, is the
+ * service's momentary trouble, not a fault: SERVICE_UNAVAILABLE (503).
  */
-export const publicProcedure = t.procedure.use(async ({ ctx, next }) => {
+export const publicProcedure = t.procedure.use(async ({ ctx, next, type }) => {
   await ctx.admit?.();
-  const result = await ctx.runtime.inflight.tracked(() => next());
+  const { signal } = ctx;
+  const result = await ctx.runtime.inflight.tracked(() => (type === 'query' && signal ? cancelledWith(signal, () => next()) : next()));
   const unavailable = !result.ok && unavailableDetail(result.error.cause);
   if (unavailable) throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: unavailable, cause: result.error.cause });
   return result;

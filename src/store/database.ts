@@ -1,12 +1,14 @@
 // The connections a runtime holds. SQLite: one writer (Sequelize's) and two readers. MySQL/MariaDB: Sequelize's pool and a read pool.
 import { Sequelize, type Options } from 'sequelize';
-import { createPool, type Pool } from 'mysql2';
+import { createPool, type ConnectionOptions, type Pool, type PoolConnection } from 'mysql2';
 import sqlite3 from 'sqlite3';
 import type { Config } from '../config';
 import { defineModels, type Models } from '../models';
 import type { Highlighter } from '../highlight';
+import { stoppable } from './cancellation';
 import { Gate } from './gate';
 import { mysql2WithDeadline, withDeadline } from './mysql-deadline';
+import { Killer } from './mysql-kill';
 
 type StoreConfig = Pick<Config, 'DATABASE_URL'> &
   Partial<Pick<Config, 'DATABASE_REPLICA_URLS' | 'DATABASE_POOL_MAX' | 'SQLITE_SYNCHRONOUS' | 'SQLITE_BUSY_TIMEOUT_MS' | 'DATABASE_TIMEOUT_MS' | 'SNIPPET_REVISIONS_KEEP'>>;
@@ -25,7 +27,12 @@ export interface Store {
   /** MySQL/MariaDB: pools for SELECTs, one per replica (or DATABASE_URL's), taken in turn. */
   mysqlReaders: Pool[];
   nextMysqlReader: number;
-  /** MySQL/MariaDB: DATABASE_TIMEOUT_MS, the deadline of a connect, a wait for a pooled connection, a statement. */
+  /** MySQL/MariaDB: what ends a stopped statement's connection on its server, one per server (its host:port). */
+  killers: Map<string, Killer>;
+  /**
+   * DATABASE_TIMEOUT_MS. MySQL/MariaDB: the deadline of a connect, a wait for a pooled connection, a statement. Both:
+   * the deadline of a read (src/store/select.ts).
+   */
   timeoutMs: number;
   /** SQLite: the line for the writer connection, one statement at a time (or one transaction, holdWriter). */
   writerGate?: Gate;
@@ -40,6 +47,19 @@ export interface Store {
  * writer then use three threads at most, and a write never queues in libuv behind a backlog of reads.
  */
 const SQLITE_READERS = 2;
+
+/** A MySQL/MariaDB server's key among the killers: its host and port. */
+function address(c: Pick<ConnectionOptions, 'host' | 'port'>): string {
+  return `${c.host ?? 'localhost'}:${Number(c.port ?? 3306)}`;
+}
+
+/** MySQL/MariaDB: the killer of the server `connection` is on (src/store/mysql-kill.ts). */
+export function killerOf(open: Store, connection: Pick<PoolConnection, 'config'>): Killer | undefined {
+  return open.killers.get(address(connection.config));
+}
+
+/** SQLite: how often a stopped read is interrupted again until it ends (withReader). */
+const INTERRUPT_AGAIN_MS = 10;
 
 /** Connection settings of one mysql:// URL, in the shape Sequelize's replication option takes. */
 export function server(url: string) {
@@ -68,6 +88,7 @@ export function openStore(config: StoreConfig, highlighter: Highlighter): Store 
   let sequelize: Sequelize;
   let pragmas: string[] = [];
   let mysqlReaders: Pool[] = [];
+  const killers = new Map<string, Killer>();
   let writerGate: Gate | undefined;
   const timeoutMs = config.DATABASE_TIMEOUT_MS ?? 5000;
   if (url.startsWith('sqlite:')) {
@@ -88,6 +109,11 @@ export function openStore(config: StoreConfig, highlighter: Highlighter): Store 
     ];
   } else {
     const replicas = config.DATABASE_REPLICA_URLS ?? [];
+    for (const u of [url, ...replicas]) {
+      const s = server(u);
+      killers.set(address(s), new Killer({ host: s.host, port: s.port, user: s.username, password: s.password, database: s.database }, timeoutMs));
+    }
+    const killerAt = (c: ConnectionOptions) => killers.get(address(c));
     // SELECTs run on plain mysql2 pools: on Sequelize's connections, its typeCast hook made mysql2 build an object for
     // every field of every row (a quarter of the CPU of a page of 100 snippets). Dates are read in UTC, as Sequelize's.
     mysqlReaders = (replicas.length ? replicas : [url]).map((u) => {
@@ -107,12 +133,20 @@ export function openStore(config: StoreConfig, highlighter: Highlighter): Store 
         connectTimeout: timeoutMs,
       });
     });
-    for (const pool of mysqlReaders) pool.on('connection', (connection) => withDeadline(connection, timeoutMs));
+    for (const pool of mysqlReaders) {
+      pool.on('connection', (connection) => {
+        withDeadline(connection, timeoutMs, killerAt(connection.config));
+        // MariaDB stops a statement past max_statement_time (in seconds) by itself: the bound holds even when the
+        // KILL cannot be sent (no connection left on the server). The pools run only SELECTs; MySQL has no such
+        // variable (its max_execution_time is in milliseconds) and refuses the SET, which changes nothing.
+        connection.query(`SET SESSION max_statement_time = ${timeoutMs / 1000}`, () => {});
+      });
+    }
     sequelize = new Sequelize(url.replace(/^mariadb:/, 'mysql:'), {
       ...common,
       dialect: 'mysql',
       // Every statement under the deadline; the connect under connectTimeout, the wait for a connection under acquire.
-      dialectModule: mysql2WithDeadline(timeoutMs),
+      dialectModule: mysql2WithDeadline(timeoutMs, killerAt),
       dialectOptions: { charset: 'utf8mb4', supportBigNumbers: true, connectTimeout: timeoutMs },
       define: { ...common.define, charset: 'utf8mb4', collate: 'utf8mb4_bin' },
       pool: { max: config.DATABASE_POOL_MAX ?? 10, min: 0, idle: 10000, acquire: timeoutMs },
@@ -129,6 +163,7 @@ export function openStore(config: StoreConfig, highlighter: Highlighter): Store 
     readerGate: new Gate(SQLITE_READERS),
     mysqlReaders,
     nextMysqlReader: 0,
+    killers,
     timeoutMs,
     writerGate,
     revisionsKeep: config.SNIPPET_REVISIONS_KEEP ?? 0,
@@ -189,27 +224,50 @@ function openReader(file: string, pragmas: string[]): Promise<sqlite3.Database> 
 }
 
 /**
- * Runs `work` (one statement) on a connection SELECTs may use. For a SQLite file, a free reader: connections of their
- * own that may only read, so a steady stream of reads never queues in front of a write on the writer. A `lookup` (one
- * row by key: the token, the session, the user a request acts as) goes ahead of the reads in line, so that no request,
- * a write least of all, waits behind other clients' lists just to learn who sent it. In memory, the one database is
- * the writer's.
+ * Runs `work` (one statement) on a connection SELECTs may use, under `stop` (src/store/cancellation.ts). For a SQLite
+ * file, a free reader: connections of their own that may only read, so a steady stream of reads never queues in front
+ * of a write on the writer. A `lookup` (one row by key: the token, the session, the user a request acts as) goes ahead
+ * of the reads in line, so that no request, a write least of all, waits behind other clients' lists just to learn who
+ * sent it. Stopped in line, it leaves the line; stopped while it runs, it is interrupted (sqlite3_interrupt: the
+ * reader runs only this statement, and is free again as soon as SQLite gives up). In memory, the one database is the
+ * writer's, shared with the writes an interrupt would stop too: a stopped read is answered at once but runs to its end.
  */
-export async function withReader<T>(open: Store, work: (db: sqlite3.Database) => Promise<T>, lookup = false): Promise<T> {
+export async function withReader<T>(open: Store, work: (db: sqlite3.Database) => Promise<T>, lookup: boolean, stop: AbortSignal): Promise<T> {
   const file = sqliteFile(open);
-  if (!file) return work(await writerConnection(open.sequelize));
+  if (!file) {
+    const writer = await writerConnection(open.sequelize);
+    return stoppable(stop, { take: () => Promise.resolve(writer), run: work, halt: () => {}, give: () => {} });
+  }
   if (!open.readers) {
     open.readers = Promise.all(Array.from({ length: SQLITE_READERS }, () => openReader(file, open.pragmas)));
     open.idleReaders.push(...(await open.readers));
   } else await open.readers;
-  await open.readerGate.enter(lookup);
-  const db = open.idleReaders.pop()!;
-  try {
-    return await work(db);
-  } finally {
-    open.idleReaders.push(db);
-    open.readerGate.leave();
-  }
+  let interrupting: NodeJS.Timeout | undefined;
+  return stoppable(stop, {
+    async take() {
+      await open.readerGate.enter(lookup, stop);
+      return open.idleReaders.pop()!;
+    },
+    run: work,
+    halt(db) {
+      // An interrupt finds nothing to stop while the statement is still on its way to SQLite's thread (it then starts
+      // as if never interrupted): again until it ends, which frees the reader.
+      const interrupt = () => {
+        try {
+          db.interrupt();
+        } catch {
+          clearInterval(interrupting); // the store is closing: nothing left to stop
+        }
+      };
+      interrupt();
+      interrupting = setInterval(interrupt, INTERRUPT_AGAIN_MS);
+    },
+    give(db) {
+      clearInterval(interrupting);
+      open.idleReaders.push(db);
+      open.readerGate.leave();
+    },
+  });
 }
 
 const closeHooks: ((connection: sqlite3.Database) => Promise<void>)[] = [];
@@ -227,6 +285,7 @@ export async function closeStore(open: Store): Promise<void> {
     for (const connection of [writer, ...readers]) for (const hook of closeHooks) await hook(connection);
     await Promise.all(readers.map((db) => new Promise<void>((resolve) => db.close(() => resolve()))));
   }
+  for (const killer of open.killers.values()) killer.close();
   await Promise.all(open.mysqlReaders.map((pool) => pool.promise().end()));
   await open.sequelize.close();
 }

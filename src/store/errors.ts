@@ -5,6 +5,8 @@ import { isRedisOutage } from './redis';
 
 export const STORE_BUSY = 'The database is busy at the moment; try again shortly.';
 export const STORE_DOWN = 'The service is unavailable at the moment; try again shortly.';
+/** A read cancelled because its client went away: the answer goes to no one (src/store/cancellation.ts). */
+export const CLIENT_GONE = 'The request was cancelled: its client went away.';
 /** What every 503 of a store (busy or out of reach) says in Retry-After, in seconds. */
 export const RETRY_AFTER_SECONDS = 1;
 
@@ -34,10 +36,16 @@ const DOWN_CODES = new Set([
   // node for application use" (1047), and a commit it cannot replicate (1180).
   'ER_UNKNOWN_COM_ERROR',
   'ER_ERROR_DURING_COMMIT',
+  // A statement stopped at its deadline in the engine: interrupted on a SQLite reader, killed on MySQL/MariaDB.
+  'SQLITE_INTERRUPT',
+  'ER_QUERY_INTERRUPTED',
   'SQLITE_FULL',
   'SQLITE_IOERR',
   'SQLITE_CANTOPEN',
 ]);
+
+/** MariaDB's ER_STATEMENT_TIMEOUT (max_statement_time exceeded), which mysql2 has no name for. */
+const DOWN_ERRNOS = new Set([1969]);
 
 /** The error and those it wraps (tRPC's cause, Sequelize's parent), a few deep. */
 function* chain(err: unknown): Generator<object> {
@@ -57,14 +65,20 @@ function isStoreBusy(err: unknown): boolean {
   return false;
 }
 
+/** Whether an error (or one it wraps) is a read cancelled because its client went away. */
+function isClientGone(err: unknown): boolean {
+  for (const e of chain(err)) if ((e as { code?: string }).code === 'ABORT_ERR') return true;
+  return false;
+}
+
 /** Galera's words for a node cut off from the primary component, whatever code carries them. */
 const GALERA_NOT_PRIMARY = /WSREP has not yet prepared node|Not connected to Primary Component/;
 
 /** Whether an error (or one it wraps) says the database or Redis could not be reached or did not answer in time. */
 function isStoreDown(err: unknown): boolean {
   for (const e of chain(err)) {
-    const { code, message } = e as { code?: string; message?: string };
-    if (e instanceof ConnectionError || (code && DOWN_CODES.has(code)) || isRedisOutage(e)) return true;
+    const { code, errno, message } = e as { code?: string; errno?: number; message?: string };
+    if (e instanceof ConnectionError || (code && DOWN_CODES.has(code)) || (errno && DOWN_ERRNOS.has(errno)) || isRedisOutage(e)) return true;
     if (typeof message === 'string' && GALERA_NOT_PRIMARY.test(message)) return true;
   }
   return false;
@@ -72,9 +86,11 @@ function isStoreDown(err: unknown): boolean {
 
 /**
  * The `detail` of the 503 an error calls for, when it is a store's momentary trouble (busy, out of reach, hung, disk
- * full); undefined for any other error, a fault.
+ * full) or a read cancelled because its client went away (no one reads that answer); undefined for any other error,
+ * a fault.
  */
 export function unavailableDetail(err: unknown): string | undefined {
+  if (isClientGone(err)) return CLIENT_GONE;
   if (isStoreBusy(err)) return STORE_BUSY;
   if (isStoreDown(err)) return STORE_DOWN;
   return undefined;

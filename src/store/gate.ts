@@ -7,13 +7,29 @@ export class Gate {
 
   constructor(private readonly width: number) {}
 
-  /** Resolves when the caller may go through; it must call leave() afterwards. */
-  enter(urgent = false): Promise<void> {
+  /**
+   * Resolves when the caller may go through; it must call leave() afterwards. Rejects with the reason of `stop` if it
+   * aborts first: the caller leaves the line and never goes through.
+   */
+  enter(urgent = false, stop?: AbortSignal): Promise<void> {
+    if (stop?.aborted) return Promise.reject(stop.reason as Error);
     if (this.active < this.width) {
       this.active++;
       return Promise.resolve();
     }
-    return new Promise((resolve) => (urgent ? this.urgent : this.waiting).push(resolve));
+    const line = urgent ? this.urgent : this.waiting;
+    return new Promise((resolve, reject) => {
+      const leaveLine = () => {
+        line.splice(line.indexOf(go), 1);
+        reject(stop!.reason as Error);
+      };
+      const go = () => {
+        stop?.removeEventListener('abort', leaveLine);
+        resolve();
+      };
+      line.push(go);
+      stop?.addEventListener('abort', leaveLine, { once: true });
+    });
   }
 
   leave(): void {

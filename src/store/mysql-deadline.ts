@@ -1,6 +1,8 @@
-// mysql2 with a deadline on every statement: a server that stops answering fails the statement, it does not hold it.
+// mysql2 with a deadline on every statement: a server that stops answering fails the statement, it does not hold it,
+// and the server is told to stop it too (src/store/mysql-kill.ts).
 import { AsyncLocalStorage } from 'node:async_hooks';
-import mysql2, { type Connection, type QueryError } from 'mysql2';
+import mysql2, { type Connection, type ConnectionOptions, type QueryError } from 'mysql2';
+import type { Killer } from './mysql-kill';
 
 type Callback = (err: QueryError | null, ...rest: unknown[]) => void;
 type Run = (sql: unknown, values?: unknown, cb?: unknown) => unknown;
@@ -20,10 +22,11 @@ export function withoutStatementDeadline<T>(work: () => Promise<T>): Promise<T> 
 
 /**
  * Runs query()/execute() of a connection with `timeout` (unless the caller gave one). A statement past it fails with
- * PROTOCOL_SEQUENCE_TIMEOUT, and its connection is destroyed: the answer may still come, and would be taken for the
+ * PROTOCOL_SEQUENCE_TIMEOUT, `killer` ends its connection on the server (which stops the statement, and rolls back
+ * its transaction), and the connection is destroyed here: the answer may still come, and would be taken for the
  * next statement's. A destroyed connection is never handed out again (Sequelize's pool validates it; mysql2's drops it).
  */
-export function withDeadline<C extends Pick<Connection, 'query' | 'execute' | 'destroy'>>(connection: C, timeoutMs: number): C {
+export function withDeadline<C extends Pick<Connection, 'query' | 'execute' | 'destroy' | 'threadId'>>(connection: C, timeoutMs: number, killer?: Killer): C {
   for (const method of ['query', 'execute'] as const) {
     const run = (connection[method] as unknown as Run).bind(connection);
     const patched: Run = (sql, values, cb) => {
@@ -33,7 +36,10 @@ export function withDeadline<C extends Pick<Connection, 'query' | 'execute' | 'd
       const callback = typeof values === 'function' ? values : cb;
       if (typeof callback !== 'function') return run(options, values, cb);
       const guarded: Callback = (err, ...rest) => {
-        if (err?.code === TIMED_OUT) connection.destroy();
+        if (err?.code === TIMED_OUT) {
+          killer?.kill(connection.threadId);
+          connection.destroy();
+        }
         (callback as Callback)(err, ...rest);
       };
       return typeof values === 'function' ? run(options, guarded) : run(options, values, guarded);
@@ -43,7 +49,13 @@ export function withDeadline<C extends Pick<Connection, 'query' | 'execute' | 'd
   return connection;
 }
 
-/** mysql2 as Sequelize loads it (its dialectModule option), every connection's statements under `timeoutMs`. */
-export function mysql2WithDeadline(timeoutMs: number): typeof mysql2 {
-  return { ...mysql2, createConnection: ((config: never) => withDeadline(mysql2.createConnection(config), timeoutMs)) as typeof mysql2.createConnection };
+/**
+ * mysql2 as Sequelize loads it (its dialectModule option), every connection's statements under `timeoutMs`, a
+ * connection past it ended by the killer of its server (`killerOf`).
+ */
+export function mysql2WithDeadline(timeoutMs: number, killerOf: (config: ConnectionOptions) => Killer | undefined = () => undefined): typeof mysql2 {
+  return {
+    ...mysql2,
+    createConnection: ((config: ConnectionOptions) => withDeadline(mysql2.createConnection(config), timeoutMs, killerOf(config))) as typeof mysql2.createConnection,
+  };
 }

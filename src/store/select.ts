@@ -1,5 +1,7 @@
 // SELECTs as prepared statements, on the reader connection (SQLite) or the pool (MySQL): the ORM re-plans every query.
-import { deadline, isSqlite, mysqlReader, withReader, type Store } from './database';
+import type { PoolConnection } from 'mysql2';
+import { statementStop, stoppable } from './cancellation';
+import { isSqlite, killerOf, mysqlReader, withReader, type Store } from './database';
 import { StatementCache } from './statements';
 
 const sqliteStatements = new StatementCache();
@@ -19,16 +21,40 @@ export function lookupAll<T extends object>(store: Store, sql: string, params: r
   return run<T>(store, sql, params, true);
 }
 
+/**
+ * Every read has a stop: DATABASE_TIMEOUT_MS from the call, and its query's client going away (src/store/cancellation.ts).
+ * Stopped before it has a connection, it never starts; stopped while it runs, the engine stops it: SQLite interrupts
+ * it on its reader (database.ts withReader), MySQL/MariaDB ends its connection on the server (KILL, mysql-kill.ts).
+ */
 async function run<T extends object>(store: Store, sql: string, params: readonly unknown[], urgent: boolean): Promise<T[]> {
-  if (isSqlite(store)) {
-    return withReader(store, async (db) => {
-      const prepared = await sqliteStatements.get(db, sql);
-      return new Promise<T[]>((resolve, reject) => prepared.all(params, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows))));
-    }, urgent);
+  const stop = statementStop(store.timeoutMs);
+  try {
+    if (isSqlite(store)) {
+      return await withReader(
+        store,
+        async (db) => {
+          const prepared = await sqliteStatements.get(db, sql);
+          return new Promise<T[]>((resolve, reject) => prepared.all(params, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows))));
+        },
+        urgent,
+        stop.signal,
+      );
+    }
+    // mysql2's execute() on a pooled connection (a replica's, with DATABASE_REPLICA_URLS): a server-side prepared
+    // statement, cached per connection. A connection that comes after the stop is handed straight back, unused.
+    const pool = mysqlReader(store);
+    return await stoppable(stop.signal, {
+      take: () => new Promise<PoolConnection>((resolve, reject) => pool.getConnection((err, connection) => (err ? reject(err) : resolve(connection)))),
+      run: (connection) => new Promise<T[]>((resolve, reject) => connection.execute(sql, params as never, (err, rows) => (err ? reject(err) : resolve(rows as T[])))),
+      // The server ends the connection and its statement; here it is closed, so the pool never hands it out again
+      // (its release() is then a no-op).
+      halt(connection) {
+        killerOf(store, connection)?.kill(connection.threadId);
+        connection.destroy();
+      },
+      give: (connection) => connection.release(),
+    });
+  } finally {
+    stop.done();
   }
-  // mysql2's execute() on a pooled connection (a replica's, with DATABASE_REPLICA_URLS): a server-side prepared
-  // statement, cached per connection. The pool's connections have deadlines of their own (connect, statement); the
-  // one here bounds the wait for a free connection too, which mysql2's pool would let last.
-  const rows = new Promise<T[]>((resolve, reject) => mysqlReader(store).execute(sql, params as never, (err, result) => (err ? reject(err) : resolve(result as T[]))));
-  return deadline(rows, store.timeoutMs);
 }

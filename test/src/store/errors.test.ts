@@ -1,7 +1,8 @@
 // Which storage errors are the service's momentary trouble (503), as MariaDB and Galera word them through Sequelize.
 import { expect } from 'chai';
 import { DatabaseError } from 'sequelize';
-import { unavailableDetail } from '../../../src/store/errors';
+import { clientGone } from '../../../src/store/cancellation';
+import { CLIENT_GONE, unavailableDetail } from '../../../src/store/errors';
 
 const DOWN = 'The service is unavailable at the moment; try again shortly.';
 /** A mysql2 error as the driver makes it, wrapped by Sequelize as a failed query is. */
@@ -22,6 +23,16 @@ describe('unavailableDetail', () => {
   it('a lost connection is unavailable; a deadlock lost after its retries is busy', () => {
     expect(unavailableDetail(fromServer('Connection lost: The server closed the connection.', 'PROTOCOL_CONNECTION_LOST', 0))).to.equal(DOWN);
     expect(unavailableDetail(fromServer('Deadlock found when trying to get lock; try restarting transaction', 'ER_LOCK_DEADLOCK', 1213))).to.equal('The database is busy at the moment; try again shortly.');
+  });
+
+  it('a statement stopped in the engine at its deadline is unavailable: MariaDB max_statement_time (1969, no name in mysql2), a KILL, a SQLite interrupt', () => {
+    expect(unavailableDetail(fromServer('Query execution was interrupted (max_statement_time exceeded)', undefined as never, 1969))).to.equal(DOWN);
+    expect(unavailableDetail(fromServer('Query execution was interrupted', 'ER_QUERY_INTERRUPTED', 1317))).to.equal(DOWN);
+    expect(unavailableDetail(Object.assign(new Error('SQLITE_INTERRUPT: interrupted'), { code: 'SQLITE_INTERRUPT', errno: 9 }))).to.equal(DOWN);
+  });
+
+  it('a read cancelled because its client went away is not a fault', () => {
+    expect(unavailableDetail(clientGone())).to.equal(CLIENT_GONE);
   });
 
   it('anything else is a fault (undefined: the answer is a 500 that hides it)', () => {

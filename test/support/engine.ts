@@ -1,0 +1,25 @@
+// What the database engine is still doing: statements running on MySQL/MariaDB, as its process list shows them.
+import { QueryTypes, type Sequelize } from 'sequelize';
+
+/**
+ * MySQL/MariaDB: the statements running on the current database (`DATABASE()`), other than this one. A user without
+ * the PROCESS privilege (the service's, CI's) sees its own connections only: those are the ones a service runs on.
+ * `marker`: only statements whose text holds it. A connection being killed ('Killed') still counts.
+ */
+export async function statementsRunning(sequelize: Sequelize, marker?: string): Promise<number> {
+  const [row] = await sequelize.query<{ n: number }>(
+    `SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST
+      WHERE DB = DATABASE() AND COMMAND NOT IN ('Sleep', 'Daemon') AND ID <> CONNECTION_ID()${marker ? ' AND INFO LIKE ?' : ''}`,
+    { type: QueryTypes.SELECT, replacements: marker ? [`%${marker}%`] : [] },
+  );
+  return Number(row!.n);
+}
+
+/** Resolves once `check` holds, polled every 50 ms; rejects after `ms` (a hang detector, not a measure). */
+export async function eventually(check: () => Promise<boolean>, ms = 20_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`not so within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
