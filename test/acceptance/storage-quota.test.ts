@@ -102,6 +102,16 @@ describe('USER_QUOTA_BYTES', () => {
     });
   });
 
+  it('counts every one of a user\'s concurrent saves once, and refuses exactly those past the quota', async () => {
+    const creates = await Promise.all(Array.from({ length: 12 }, () => api().post('/snippets/').set(as('alice')).send({ code: 'x'.repeat(100) })));
+    expect(creates.map((r) => r.status).sort()).to.deep.equal([...Array(10).fill(201), 413, 413]);
+    const [gone, kept] = creates.filter((r) => r.status === 201).map((r) => (r.body as { id: number }).id);
+    await api().delete(`/snippets/${gone}/`).set(as('alice')).expect(204);
+    const puts = await Promise.all(Array.from({ length: 3 }, () => api().put(`/snippets/${kept}/`).set(as('alice')).send({ code: 'y'.repeat(50) })));
+    expect(puts.map((r) => r.status).sort()).to.deep.equal([200, 200, 413]);
+    expect(await stored('alice')).to.equal(await summed('alice')).and.to.equal(1000);
+  });
+
   it('keeps the count equal to the bytes of the revisions kept, through saves, thinning, restores and deletes', async () => {
     const keep = testStore().revisionsKeep;
     testStore().revisionsKeep = 2;
