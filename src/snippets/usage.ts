@@ -23,6 +23,18 @@ export async function charge(store: Store, tx: Tx, ownerId: number, delta: numbe
   throw new OverQuota(quota, Number(row?.stored ?? 0));
 }
 
+/**
+ * Refuses a create that cannot fit before it is rendered (a highlighting worker's time, up to its deadline): one read
+ * by key. charge() in the transaction stays the check that counts; this one only saves the work of a sure refusal.
+ */
+export async function assertRoomFor(store: Store, ownerId: number, bytes: number): Promise<void> {
+  const quota = store.quotaBytes;
+  if (quota === 0) return;
+  const [row] = await select<{ stored: number }>(store, 'SELECT stored_bytes AS stored FROM users WHERE id = ?', [ownerId]);
+  const stored = Number(row?.stored ?? 0);
+  if (stored + bytes > quota) throw new OverQuota(quota, stored);
+}
+
 export interface UserUsage {
   username: string;
   snippets: number;

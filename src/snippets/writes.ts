@@ -9,7 +9,7 @@ import { SNIPPET_TABLE } from '../schemas/snippet-table';
 import type { SnippetFields } from './schema';
 import { fieldsOf, isWritable } from '../schemas/table';
 import { insertRevision, REVISION_FIELDS, revisionBytes, snippetBytes } from './revisions';
-import { charge } from './usage';
+import { assertRoomFor, charge } from './usage';
 import { select } from '../store/select';
 import { STORED_COLUMNS, STORED_NAMES, withBooleans, type RawRow } from './columns';
 import { writeTransaction, type Tx } from '../store/transaction';
@@ -50,6 +50,7 @@ const savedFieldsOf = (s: SavedFields): SavedFields => Object.fromEntries(REVISI
 /** `clock` times the revision (ms since the epoch: the runtime's clock, which the revision thinning goes by). */
 export async function createSnippet(store: Store, fields: SnippetFields, ownerId: number, clock: () => number = Date.now): Promise<StoredSnippet> {
   const saved = { ...DEFAULTS, ...fields } as SavedFields;
+  await assertRoomFor(store, ownerId, revisionBytes(saved));
   const highlighted = await renderedByHook(store.models.Snippet, saved);
   const now = new Date(clock());
   return writeTransaction(store, async (tx) => {

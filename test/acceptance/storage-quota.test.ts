@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { select } from '../../src/store/select';
 import { makeUser, resetDatabase } from '../support/db';
 import { api, basic } from '../support/http';
-import { testStore } from '../support/runtime';
+import { testRuntime, testStore } from '../support/runtime';
 
 const as = (user: string) => ({ Authorization: basic(user) });
 const QUOTA = 1000;
@@ -55,6 +55,22 @@ describe('USER_QUOTA_BYTES', () => {
       // Up to the quota exactly is allowed.
       await api().post('/snippets/').set(as('alice')).send({ code: 'y'.repeat(400) }).expect(201);
       expect(await stored('alice')).to.equal(QUOTA);
+    });
+
+    it('is refused before the code is highlighted: a refusal costs no highlighting worker', async () => {
+      await api().post('/snippets/').set(as('alice')).send({ code: 'x'.repeat(1000) }).expect(201);
+      const { highlighter } = testRuntime();
+      const render = highlighter.render;
+      let rendered = 0;
+      highlighter.render = (...args) => (rendered++, render.apply(highlighter, args));
+      try {
+        await api().post('/snippets/').set(as('alice')).send({ code: 'x' }).expect(413);
+        expect(rendered).to.equal(0);
+        await api().post('/snippets/').set(as('bob')).send({ code: 'x' }).expect(201);
+        expect(rendered).to.equal(1);
+      } finally {
+        highlighter.render = render;
+      }
     });
 
     it('counts UTF-8 bytes, not characters: 250 four-byte characters are 1,000 bytes', async () => {
