@@ -4,7 +4,14 @@
 // with SQLITE_FULL, the very error a full filesystem gives (https://www.sqlite.org/rescode.html#full), without a loop
 // device (which needs root). The suite's store, so on the MariaDB run it is skipped; MariaDB's words for a full disk
 // are mapped by test/src/store/errors.test.ts.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
+import { createRuntime } from '../../src/runtime';
+import { migrate } from '../../src/store/migrate';
+import { writesRefusedBecause } from '../../src/store/readiness';
+import { testConfig } from '../support/config';
 import { isSqlite } from '../../src/store/database';
 import { DISK_FULL } from '../../src/store/errors';
 import { tokenFor } from '../../src/auth/tokens';
@@ -92,5 +99,21 @@ describe('a full disk (SQLite, max_page_count)', () => {
     await api().delete(`/snippets/${id}/`).set(as).expect(204);
     await api().get('/readyz').expect(200, { status: 'ready' });
     await api().get('/readyz?writes').expect(200, { status: 'ready' });
+  });
+});
+
+describe("writesRefusedBecause on a SQLite file's filesystem", () => {
+  it('is undefined on a filesystem with room, and names the time once a write found the disk full', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'snippets-disk-'));
+    const runtime = createRuntime(testConfig({ DATABASE_URL: `sqlite:${path.join(dir, 'db.sqlite3')}` }));
+    try {
+      await migrate(runtime.store);
+      expect(await writesRefusedBecause(runtime.store)).to.equal(undefined);
+      runtime.store.diskFullSince = Date.parse('2026-11-25T10:00:00Z');
+      expect(await writesRefusedBecause(runtime.store)).to.equal('The database cannot take writes: its disk has been full since 2026-11-25T10:00:00.000Z.');
+    } finally {
+      await runtime.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
