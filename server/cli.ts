@@ -5,6 +5,7 @@ import { withStoredSecretKey } from '../src/store/secret-key';
 import { createRuntime } from '../src/runtime';
 import { activateuser, changepassword, createuser, deactivateuser, deleteuser } from './commands/users';
 import { rehighlight } from './commands/rehighlight';
+import { storageUsage } from './commands/storage';
 import { createconsumer, createoauth1token } from './commands/oauth1';
 import { migrate, serve } from './commands/server';
 import { createclient, createtoken, deleteclient, listclients, revoketoken } from './commands/tokens';
@@ -26,6 +27,7 @@ const COMMANDS: Command[] = [
   createconsumer,
   createoauth1token,
   rehighlight,
+  storageUsage,
   serve,
 ];
 

@@ -140,7 +140,11 @@ const EnvSchema = z.object({
   TOKEN_AUTH_PATH: z.string().default('api-token-auth/'),
   ACCESS_TOKEN_EXPIRES_IN: integer(1, undefined, 36000),
   THROTTLE_ANON: rate,
-  THROTTLE_USER: rate,
+  /**
+   * On by default, at a rate no person reaches (docs/configuration.md): a script's loop is what it stops. Only an empty
+   * value turns it off.
+   */
+  THROTTLE_USER: z.string().default('1000/minute').transform(unsetIfEmpty).pipe(rateValue),
   /** Unlike the two above, on by default: unset is 10/minute, and only an empty value turns it off. */
   THROTTLE_LOGIN: z.string().default('10/minute').transform(unsetIfEmpty).pipe(rateValue),
   TRUST_PROXY: trustProxy,
@@ -150,8 +154,15 @@ const EnvSchema = z.object({
    */
   TRPC_MAX_BATCH: integer(1, 1000, 10),
   HIGHLIGHT_TIMEOUT_MS: integer(1, undefined, 2000),
-  /** How many revisions of each snippet are kept, the oldest dropped first; 0 (the default) keeps every one. */
-  SNIPPET_REVISIONS_KEEP: integer(0, undefined, 0),
+  /** The newest revisions of each snippet, all kept (docs/api.md "History"); 0 keeps every revision, thinning none. */
+  SNIPPET_REVISIONS_KEEP: integer(0, undefined, 50),
+  /** Older than those: the last revision of each UTC day, for this many days at most (the oldest dropped first). */
+  SNIPPET_REVISIONS_DAILY: integer(0, undefined, 100),
+  /**
+   * Bytes of title and code a user's snippets may keep, over every revision kept (docs/operations.md "Storage per
+   * user"); a save past it is refused with 413. 0: no quota.
+   */
+  USER_QUOTA_BYTES: integer(0, undefined, 100 * 1024 * 1024),
   HIGHLIGHT_WORKERS: integer(1, undefined, Math.max(1, os.availableParallelism())),
   // Read by the CLI's createuser and changepassword only, so a password need not appear in argv.
   SNIPPETS_PASSWORD: z.string().optional(),

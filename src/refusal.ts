@@ -4,7 +4,7 @@ import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { NOT_AUTHENTICATED, SERVER_ERROR } from './errors';
-import { RETRY_AFTER_SECONDS, unavailableDetail } from './store/errors';
+import { DISK_FULL, isDiskFull, RETRY_AFTER_SECONDS, unavailableDetail } from './store/errors';
 
 /** An error that already knows its answer: status, a JSON body (`detail` or a field map), headers. */
 export class HttpError extends Error {
@@ -32,6 +32,25 @@ export class Throttled extends Error {
   constructor(readonly wait: number) {
     super(`throttled for ${wait} s`);
   }
+}
+
+/**
+ * A save that would take its owner's stored revisions past USER_QUOTA_BYTES: 413, the request's content being more
+ * than the service takes from this user (RFC 9110 §15.5.14). Not 507: that says the server is out of space, a 5xx a
+ * client may retry and a monitor counts as the service's failure, where this one is the user's to fix.
+ */
+export class OverQuota extends Error {
+  constructor(
+    readonly quota: number,
+    readonly stored: number,
+  ) {
+    super(`over the storage quota of ${quota} bytes`);
+  }
+}
+
+/** The words of a quota refusal: the figures, and what frees space. */
+export function overQuotaDetail(quota: number, stored: number): string {
+  return `This save would take your snippets past your storage quota of ${quota} bytes (they hold ${stored} bytes now). Delete snippets you no longer need to free space.`;
 }
 
 /** A method the path does not serve: 405 with the Allow header of the methods it does. */
@@ -129,11 +148,14 @@ export function refusalOf(err: unknown, challenge: string | undefined): Refusal 
   if (err instanceof HttpError) return { status: err.status, headers: err.headers, body: err.body };
   if (err instanceof AuthenticationFailed) return notAuthenticated(err.message, challenge);
   if (err instanceof PermissionDenied) return detail(403, err.message);
+  if (err instanceof OverQuota) return detail(413, overQuotaDetail(err.quota, err.stored));
   if (err instanceof Throttled) return { status: 429, headers: { 'Retry-After': String(err.wait) }, body: { detail: throttledDetail(err.wait), wait: err.wait } };
   // body-parser's errors: a body over the limit, a bad encoding, an aborted upload.
   const http = err as { status?: unknown; expose?: unknown; type?: unknown; message?: unknown } | undefined;
   if (http?.type === 'entity.too.large') return detail(413, 'Request body is too large.');
   if (typeof http?.status === 'number' && http.status >= 400 && http.status < 500 && http.expose) return detail(http.status, String(http.message));
+  // 507 Insufficient Storage (RFC 4918 §11.5), no Retry-After: space comes back when an operator or a delete frees it.
+  if (isDiskFull(err)) return detail(507, DISK_FULL);
   const unavailable = unavailableDetail(err);
   if (unavailable) return detail(503, unavailable, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
   return { ...detail(500, SERVER_ERROR), fault: err };

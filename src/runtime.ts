@@ -17,7 +17,7 @@ export interface Runtime {
   readonly inflight: Inflight;
   /** Basic pairs verified lately (src/credential-cache.ts). */
   readonly credentials: CredentialCache;
-  /** The clock that judges token expiry and OAuth 1.0a timestamps (ms since the epoch). */
+  /** The clock that judges token expiry and OAuth 1.0a timestamps and times revisions (ms since the epoch). */
   readonly now: () => number;
   /** REDIS_URL's connection, made on first use; undefined without REDIS_URL. */
   redis(): RedisConnection | undefined;

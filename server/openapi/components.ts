@@ -62,7 +62,10 @@ export function errorResponses(challenge: string | undefined): Record<number, Re
     },
     406: detail('The Accept header allows neither JSON nor the browsable HTML page.', 'Could not satisfy the request Accept header.'),
     412: detail('If-Match names no current version of the snippet: it changed meanwhile (or is gone). Nothing was changed.', 'The snippet has changed since the version named in If-Match.'),
-    413: detail('The request body is larger than the service reads.', 'Request body is too large.'),
+    413: detail(
+      "The request body is larger than the service reads; or the save would take the owner's snippets past their storage quota (USER_QUOTA_BYTES), and nothing was stored.",
+      'Request body is too large.',
+    ),
     415: detail('The body is not JSON, form-urlencoded or multipart/form-data.', 'Unsupported media type "text/plain" in request.'),
     422: detail('The two revisions differ too much to be diffed within the highlighting deadline.', 'These revisions differ too much to be diffed within the deadline; diff two revisions closer to each other.'),
     429: {
@@ -70,6 +73,10 @@ export function errorResponses(challenge: string | undefined): Record<number, Re
       headers: { 'Retry-After': RETRY_AFTER },
       content: json(ref('Throttled'), { detail: 'Request was throttled. Expected available in 42 seconds.', wait: 42 }),
     },
+    507: detail(
+      "The database's disk is full: nothing was saved. Reads, sign-ins and deletes still work (docs/operations.md, A full disk).",
+      "The database's disk is full: nothing was saved. Reading, signing in and deleting snippets still work; try again once space is freed.",
+    ),
     503: {
       description: 'The database is busy or not answering: try again after Retry-After seconds.',
       headers: { 'Retry-After': RETRY_AFTER },

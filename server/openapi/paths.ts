@@ -136,7 +136,8 @@ function errorStatuses(path: string, method: Method, procedure: RoutedProcedure,
   // A diff that cannot be computed within the highlighting deadline.
   if (procedure.text) statuses.add(422);
   if (firstChallenge(options)) statuses.add(401);
-  if (method === 'POST' || method === 'PUT') [400, 413, 415].forEach((s) => statuses.add(s));
+  // 413 also for a save past the owner's quota; 507 for a disk that is full.
+  if (method === 'POST' || method === 'PUT') [400, 413, 415, 507].forEach((s) => statuses.add(s));
   if (path.includes('{id}')) statuses.add(404);
   // An invalid ?limit= is a field error; a ?cursor= that names no position is 404.
   if (queryParameters > 0) [400, 404].forEach((s) => statuses.add(s));

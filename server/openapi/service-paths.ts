@@ -96,9 +96,24 @@ export function servicePaths(options: SecurityOptions): PathsObject {
         tags: ['operations'],
         security: [],
         summary: 'Readiness: the database answers',
+        parameters: [
+          {
+            name: 'writes',
+            in: 'query',
+            required: false,
+            description: 'Present: a database that cannot take writes (its disk is full) answers 503, for a monitor; absent, 200 "read-only" (reads still work).',
+            schema: { type: 'string' },
+            allowEmptyValue: true,
+          },
+        ],
         responses: {
-          200: body('application/json', { type: 'object', properties: { status: { const: 'ready' } }, required: ['status'] }, 'The database answered a read of the snippets table (and, on Galera, this node is Synced), on a connection of its own.', { status: 'ready' }),
-          503: body('application/json', ref('Error'), 'The database did not answer: route no traffic here.', { detail: 'The database is not answering.' }),
+          200: body(
+            'application/json',
+            { type: 'object', properties: { status: { enum: ['ready', 'read-only'] }, detail: { type: 'string' } }, required: ['status'] },
+            'The database answered a read of the snippets table (and, on Galera, this node is Synced), on a connection of its own. "read-only", with a detail, while it cannot take writes (a full disk).',
+            { status: 'ready' },
+          ),
+          503: body('application/json', ref('Error'), 'The database did not answer (route no traffic here); or, with ?writes, it cannot take writes.', { detail: 'The database is not answering.' }),
         },
       },
     },

@@ -8,6 +8,7 @@ import * as m0005 from './0005-tables-utf8mb4';
 import * as m0006 from './0006-snippet-search';
 import * as m0007 from './0007-snippet-revisions';
 import * as m0008 from './0008-snippets-owner-created';
+import * as m0009 from './0009-storage-usage';
 
 export interface Migration {
   name: string;
@@ -24,4 +25,5 @@ export const migrations: Migration[] = [
   { name: '0006-snippet-search', ...m0006 },
   { name: '0007-snippet-revisions', ...m0007 },
   { name: '0008-snippets-owner-created', ...m0008 },
+  { name: '0009-storage-usage', ...m0009 },
 ];

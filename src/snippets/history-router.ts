@@ -4,7 +4,7 @@ import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { notFound } from '../errors';
 import { DiffQuery, Revision, RevisionId, RevisionListQuery, RevisionPage } from './revision';
-import { revisionOf, revisionsBefore } from './revisions';
+import { revisionBelow, revisionOf, revisionsBefore } from './revisions';
 import { snippetOwnerId } from './reads';
 import { publicProcedure } from '../trpc';
 import { DEFAULT_PAGE } from '../store/page-budget';
@@ -72,8 +72,8 @@ export const revisionProcedures = {
       const { store, highlighter } = ctx.runtime;
       const to = await revisionOf(store, input.id, input.n);
       if (!to) throw notFound();
-      const fromNumber = input.from ?? input.n - 1;
-      const from = fromNumber > 0 ? await revisionOf(store, input.id, fromNumber) : undefined;
+      // Without ?from=, the revision before n that is kept: n - 1, or an older one when the thinning dropped it.
+      const from = input.from === undefined ? await revisionBelow(store, input.id, input.n) : input.from > 0 ? await revisionOf(store, input.id, input.from) : undefined;
       if (input.from !== undefined && !from) throw fieldError('from', `Snippet ${input.id} has no revision ${input.from}.`);
       if ((from?.code ?? '') === to.code) return '';
       const patch = await highlighter.diff({ name: `snippet-${input.id}`, oldCode: from?.code ?? '', newCode: to.code, oldLabel: labelOf(from), newLabel: labelOf(to) });

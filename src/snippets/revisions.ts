@@ -29,6 +29,12 @@ export async function revisionOf(store: Store, snippetId: number, n: number): Pr
   return row && toRevision(row);
 }
 
+/** The newest revision kept below revision `n` (n - 1, unless the thinning dropped it), or undefined. */
+export async function revisionBelow(store: Store, snippetId: number, n: number): Promise<Revision | undefined> {
+  const [row] = await select<RevisionRow>(store, `SELECT ${COLUMNS} FROM snippet_revisions WHERE snippet_id = ? AND n < ? ORDER BY n DESC LIMIT 1`, [snippetId, n]);
+  return row && toRevision(row);
+}
+
 /**
  * Up to `limit` revisions, newest first, below revision `before` when given, no more than PAGE_BYTES of code after the
  * first (src/store/page-budget.ts); and whether more follow. The numbers and sizes first, then the revisions that
@@ -50,15 +56,61 @@ export async function revisionsBefore(store: Store, snippetId: number, before: n
   return { items: rows.map(toRevision), more: sized.length > kept };
 }
 
+/** What a revision counts against its owner's quota: the UTF-8 bytes of its title and code (migration 0009). */
+export function revisionBytes(fields: Pick<SnippetFields, 'title' | 'code'>): number {
+  return Buffer.byteLength(fields.title ?? '', 'utf8') + Buffer.byteLength(fields.code, 'utf8');
+}
+
 /**
- * Stores revision `n` of a snippet in the save's transaction, and with SNIPPET_REVISIONS_KEEP drops those that fall
- * out of the window (the oldest).
+ * Stores revision `n` of a snippet in the save's transaction and thins the older ones by the policy of docs/api.md
+ * "History": the newest SNIPPET_REVISIONS_KEEP stay; of the older ones, the last of each UTC day, SNIPPET_REVISIONS_DAILY
+ * of them at most. Each save judges only the revision that has just left the newest ones (kept when the next one was
+ * saved on a later day), and reads at most SNIPPET_REVISIONS_DAILY + 1 keys, so a save's cost does not grow with the
+ * history. Resolves to the bytes the snippet's revisions grew by (negative when the thinning freed more).
  */
-export async function insertRevision(store: Store, tx: Tx, snippetId: number, n: number, saved: Date, fields: SnippetFields): Promise<void> {
+export async function insertRevision(store: Store, tx: Tx, snippetId: number, n: number, saved: Date, fields: SnippetFields): Promise<number> {
+  const bytes = revisionBytes(fields);
   await tx.insert(
-    `INSERT INTO snippet_revisions (snippet_id, n, saved, ${REVISION_FIELDS.join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    [snippetId, n, saved, ...REVISION_FIELDS.map((f) => fields[f])],
+    `INSERT INTO snippet_revisions (snippet_id, n, saved, ${REVISION_FIELDS.join(', ')}, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [snippetId, n, saved, ...REVISION_FIELDS.map((f) => fields[f]), bytes],
   );
-  const keep = store.revisionsKeep;
-  if (keep > 0 && n > keep) await tx.change('DELETE FROM snippet_revisions WHERE snippet_id = ? AND n <= ?', [snippetId, n - keep]);
+  const { revisionsKeep: keep, revisionsDaily: daily } = store;
+  if (keep === 0 || n <= keep) return bytes;
+  const left = n - keep;
+  let freed = 0;
+  if (daily === 0) return bytes - (await dropUpTo(tx, snippetId, left));
+  // `left` and the one after it (kept: it is among the newest): the same day means `left` is not its day's last.
+  const pair = await tx.selectForUpdate<{ n: number; saved: string | Date }>('SELECT n, saved FROM snippet_revisions WHERE snippet_id = ? AND n IN (?, ?)', [snippetId, left, left + 1]);
+  const day = (m: number) => {
+    const row = pair.find((r) => Number(r.n) === m);
+    return row && isoOf(row.saved).slice(0, 10);
+  };
+  if (day(left) !== undefined && day(left) === day(left + 1)) freed += await dropOne(tx, snippetId, left);
+  // Past the maximum: the oldest daily revisions go (a history made before this policy is cut here at once).
+  const [oldestKept] = await tx.selectForUpdate<{ n: number }>(
+    `SELECT n FROM snippet_revisions WHERE snippet_id = ? AND n <= ? ORDER BY n DESC LIMIT 1 OFFSET ${daily}`,
+    [snippetId, left],
+  );
+  if (oldestKept) freed += await dropUpTo(tx, snippetId, Number(oldestKept.n));
+  return bytes - freed;
+}
+
+/** Deletes revision `n`; the bytes it held. */
+async function dropOne(tx: Tx, snippetId: number, n: number): Promise<number> {
+  const [row] = await tx.selectForUpdate<{ bytes: number }>('SELECT bytes FROM snippet_revisions WHERE snippet_id = ? AND n = ?', [snippetId, n]);
+  await tx.change('DELETE FROM snippet_revisions WHERE snippet_id = ? AND n = ?', [snippetId, n]);
+  return Number(row?.bytes ?? 0);
+}
+
+/** Deletes every revision numbered `n` or lower; the bytes they held. */
+async function dropUpTo(tx: Tx, snippetId: number, n: number): Promise<number> {
+  const [row] = await tx.selectForUpdate<{ bytes: number | null }>('SELECT SUM(bytes) AS bytes FROM snippet_revisions WHERE snippet_id = ? AND n <= ?', [snippetId, n]);
+  await tx.change('DELETE FROM snippet_revisions WHERE snippet_id = ? AND n <= ?', [snippetId, n]);
+  return Number(row?.bytes ?? 0);
+}
+
+/** The bytes every revision of a snippet holds (at most SNIPPET_REVISIONS_KEEP + SNIPPET_REVISIONS_DAILY rows). */
+export async function snippetBytes(tx: Tx, snippetId: number): Promise<number> {
+  const [row] = await tx.selectForUpdate<{ bytes: number | null }>('SELECT SUM(bytes) AS bytes FROM snippet_revisions WHERE snippet_id = ?', [snippetId]);
+  return Number(row?.bytes ?? 0);
 }

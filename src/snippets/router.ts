@@ -94,7 +94,7 @@ export const snippetsRouter = router({
     .output(Snippet)
     .mutation(async ({ ctx, input }) => {
       // The owner always comes from the context, never from input.
-      const row = await retrying(ctx, 'create', () => createSnippet(ctx.runtime.store, definedOnly(input), ctx.user.id));
+      const row = await retrying(ctx, 'create', () => createSnippet(ctx.runtime.store, definedOnly(input), ctx.user.id, ctx.runtime.now));
       return toSnippet({ ...row, owner: ctx.user.username });
     }),
 
@@ -104,7 +104,7 @@ export const snippetsRouter = router({
     .output(Snippet)
     .mutation(async ({ ctx, input }) => {
       const { id: _id, ifMatch, ...fields } = input;
-      const saved = written(await retrying(ctx, 'update', () => updateSnippet(ctx.runtime.store, ctx.snippet, definedOnly(fields), ifMatch)));
+      const saved = written(await retrying(ctx, 'update', () => updateSnippet(ctx.runtime.store, ctx.snippet, definedOnly(fields), ifMatch, ctx.runtime.now)));
       return toSnippet({ ...saved, owner: ctx.user.username });
     }),
 
@@ -130,7 +130,7 @@ export const snippetsRouter = router({
       const revision = await revisionOf(ctx.runtime.store, input.id, input.n);
       if (!revision) throw notFound();
       const { revision: _n, saved: _saved, ...fields } = revision;
-      const saved = written(await retrying(ctx, 'restore', () => updateSnippet(ctx.runtime.store, ctx.snippet, fields, input.ifMatch)));
+      const saved = written(await retrying(ctx, 'restore', () => updateSnippet(ctx.runtime.store, ctx.snippet, fields, input.ifMatch, ctx.runtime.now)));
       ctx.seen.revision = saved.revision;
       return toSnippet({ ...saved, owner: ctx.user.username });
     }),

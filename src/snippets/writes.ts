@@ -8,7 +8,8 @@ import { ifMatchAllows } from './preconditions';
 import { SNIPPET_TABLE } from '../schemas/snippet-table';
 import type { SnippetFields } from './schema';
 import { fieldsOf, isWritable } from '../schemas/table';
-import { insertRevision, REVISION_FIELDS } from './revisions';
+import { insertRevision, REVISION_FIELDS, revisionBytes, snippetBytes } from './revisions';
+import { assertRoomFor, charge } from './usage';
 import { select } from '../store/select';
 import { STORED_COLUMNS, STORED_NAMES, withBooleans, type RawRow } from './columns';
 import { writeTransaction, type Tx } from '../store/transaction';
@@ -46,15 +47,21 @@ export async function snippetForWrite(store: Store, id: number): Promise<StoredS
 
 const savedFieldsOf = (s: SavedFields): SavedFields => Object.fromEntries(REVISION_FIELDS.map((f) => [f, s[f]])) as SavedFields;
 
-export async function createSnippet(store: Store, fields: SnippetFields, ownerId: number): Promise<StoredSnippet> {
+/** `clock` times the revision (ms since the epoch: the runtime's clock, which the revision thinning goes by). */
+export async function createSnippet(store: Store, fields: SnippetFields, ownerId: number, clock: () => number = Date.now): Promise<StoredSnippet> {
   const saved = { ...DEFAULTS, ...fields } as SavedFields;
+  await assertRoomFor(store, ownerId, revisionBytes(saved));
   const highlighted = await renderedByHook(store.models.Snippet, saved);
-  const now = new Date();
+  const now = new Date(clock());
   return writeTransaction(store, async (tx) => {
+    // The owner's count first: on MySQL/MariaDB its row lock is then taken before the INSERT's foreign-key check
+    // share-locks the same row, which two creates of one user would otherwise both hold and deadlock on.
+    await charge(store, tx, ownerId, revisionBytes(saved));
     const id = await tx.insert(
       `INSERT INTO snippets (created, ${REVISION_FIELDS.join(', ')}, highlighted, owner_id, revision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)`,
       [now, ...REVISION_FIELDS.map((f) => saved[f]), highlighted, ownerId],
     );
+    // Revision 1 is never thinned: the count above is its size.
     await insertRevision(store, tx, id, 1, now, saved);
     return { ...saved, id, ownerId, revision: 1 };
   });
@@ -86,7 +93,13 @@ const UPDATE_SQL = `UPDATE snippets SET ${REVISION_FIELDS.map((f) => `${f} = ?`)
  * the same transaction: If-Match is judged on it, and the save goes on top of it. Should a field left out have changed
  * meanwhile, the rendering is stale: it is made again from the row as it now is.
  */
-export async function updateSnippet(store: Store, read: StoredSnippet, fields: SnippetWrite, ifMatch?: string): Promise<StoredSnippet | WriteRefused> {
+export async function updateSnippet(
+  store: Store,
+  read: StoredSnippet,
+  fields: SnippetWrite,
+  ifMatch?: string,
+  clock: () => number = Date.now,
+): Promise<StoredSnippet | WriteRefused> {
   let basis = read;
   let rendered: { key: string; html: string } | undefined;
   for (let tries = 1; tries <= MAX_SAVE_TRIES; tries++) {
@@ -95,11 +108,11 @@ export async function updateSnippet(store: Store, read: StoredSnippet, fields: S
     const key = JSON.stringify(next);
     if (rendered?.key !== key) rendered = { key, html: await renderedByHook(store.models.Snippet, next) };
     const { html } = rendered;
-    const now = new Date();
+    const now = new Date(clock());
     const save = async (tx: Tx, from: StoredSnippet): Promise<boolean> => {
       const revision = from.revision + 1;
       if (!(await tx.change(UPDATE_SQL, [...REVISION_FIELDS.map((f) => next[f]), html, revision, from.id, from.revision]))) return false;
-      await insertRevision(store, tx, from.id, revision, now, next);
+      await charge(store, tx, from.ownerId, await insertRevision(store, tx, from.id, revision, now, next));
       return true;
     };
     const from = basis;
@@ -118,14 +131,20 @@ export async function updateSnippet(store: Store, read: StoredSnippet, fields: S
   throw crowded();
 }
 
-/** Deletes the snippet and, by the foreign key's cascade, its revisions; with If-Match only at a revision it names. */
+/**
+ * Deletes the snippet and, by the foreign key's cascade, its revisions, and gives their bytes back to the owner's quota;
+ * with If-Match only at a revision it names. The rows go first: on a full disk the pages they free are what the rest
+ * of the transaction writes into.
+ */
 export async function deleteSnippet(store: Store, read: StoredSnippet, ifMatch?: string): Promise<'deleted' | WriteRefused> {
   if (!ifMatchAllows(ifMatch, read.revision)) return 'precondition';
   return writeTransaction(store, async (tx) => {
     const current = await lockedRow(tx, read.id);
     if (!current) return ifMatch === undefined ? 'gone' : 'precondition';
     if (!ifMatchAllows(ifMatch, current.revision)) return 'precondition';
+    const bytes = await snippetBytes(tx, current.id);
     await tx.change('DELETE FROM snippets WHERE id = ?', [current.id]);
+    await charge(store, tx, current.ownerId, -bytes);
     return 'deleted';
   });
 }

@@ -11,7 +11,7 @@ import { mysql2WithDeadline, withDeadline } from './mysql-deadline';
 import { Killer } from './mysql-kill';
 
 type StoreConfig = Pick<Config, 'DATABASE_URL'> &
-  Partial<Pick<Config, 'DATABASE_REPLICA_URLS' | 'DATABASE_POOL_MAX' | 'SQLITE_SYNCHRONOUS' | 'SQLITE_BUSY_TIMEOUT_MS' | 'DATABASE_TIMEOUT_MS' | 'SNIPPET_REVISIONS_KEEP'>>;
+  Partial<Pick<Config, 'DATABASE_REPLICA_URLS' | 'DATABASE_POOL_MAX' | 'SQLITE_SYNCHRONOUS' | 'SQLITE_BUSY_TIMEOUT_MS' | 'DATABASE_TIMEOUT_MS' | 'SNIPPET_REVISIONS_KEEP' | 'SNIPPET_REVISIONS_DAILY' | 'USER_QUOTA_BYTES'>>;
 
 /** One database, open: what every read and write of the store is handed. */
 export interface Store {
@@ -36,8 +36,14 @@ export interface Store {
   timeoutMs: number;
   /** SQLite: the line for the writer connection, one statement at a time (or one transaction, holdWriter). */
   writerGate?: Gate;
-  /** SNIPPET_REVISIONS_KEEP: revisions kept per snippet, 0 for all. */
+  /** SNIPPET_REVISIONS_KEEP: the newest revisions kept per snippet, 0 for all (no thinning). */
   revisionsKeep: number;
+  /** SNIPPET_REVISIONS_DAILY: older than those, the last of each day, at most this many. */
+  revisionsDaily: number;
+  /** USER_QUOTA_BYTES: bytes of revisions a user's snippets may keep, 0 for no quota. */
+  quotaBytes: number;
+  /** When the last write found the disk full (ms since the epoch); undefined once a write succeeds again. */
+  diskFullSince?: number;
 }
 
 /**
@@ -167,6 +173,8 @@ export function openStore(config: StoreConfig, highlighter: Highlighter): Store 
     timeoutMs,
     writerGate,
     revisionsKeep: config.SNIPPET_REVISIONS_KEEP ?? 0,
+    revisionsDaily: config.SNIPPET_REVISIONS_DAILY ?? 0,
+    quotaBytes: config.USER_QUOTA_BYTES ?? 0,
   };
 }
 

@@ -1,5 +1,5 @@
 // Storage errors the callers act on, recognised in one place: a store busy past its bound or out of reach (a 503), a
-// duplicate key.
+// full disk (a 507), a duplicate key.
 import { ConnectionError, UniqueConstraintError } from 'sequelize';
 import { isRedisOutage } from './redis';
 
@@ -15,8 +15,9 @@ export const RETRY_AFTER_SECONDS = 1;
 const BUSY_NAMES = new Set(['SequelizeTimeoutError']);
 const BUSY_CODES = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'ER_LOCK_WAIT_TIMEOUT', 'ER_LOCK_DEADLOCK']);
 /**
- * A server refused, lost, or never answered (past DATABASE_TIMEOUT_MS: mysql2's PROTOCOL_SEQUENCE_TIMEOUT, ETIMEDOUT),
- * or the disk cannot take the write: none is the request's fault, and none is a bug.
+ * A server refused, lost, or never answered (past DATABASE_TIMEOUT_MS: mysql2's PROTOCOL_SEQUENCE_TIMEOUT, ETIMEDOUT):
+ * none is the request's fault, and none is a bug. A full disk is not among them: it is no momentary trouble a retry
+ * in a second would get past (isDiskFull, a 507).
  */
 const DOWN_CODES = new Set([
   'ECONNREFUSED',
@@ -39,7 +40,6 @@ const DOWN_CODES = new Set([
   // A statement stopped at its deadline in the engine: interrupted on a SQLite reader, killed on MySQL/MariaDB.
   'SQLITE_INTERRUPT',
   'ER_QUERY_INTERRUPTED',
-  'SQLITE_FULL',
   'SQLITE_IOERR',
   'SQLITE_CANTOPEN',
 ]);
@@ -84,10 +84,26 @@ function isStoreDown(err: unknown): boolean {
   return false;
 }
 
+export const DISK_FULL = "The database's disk is full: nothing was saved. Reading, signing in and deleting snippets still work; try again once space is freed.";
+
 /**
- * The `detail` of the 503 an error calls for, when it is a store's momentary trouble (busy, out of reach, hung, disk
- * full) or a read cancelled because its client went away (no one reads that answer); undefined for any other error,
- * a fault.
+ * The disk (or a size limit: SQLite's max_page_count, InnoDB's table-full) cannot take the write. SQLite: SQLITE_FULL;
+ * MySQL/MariaDB: 1114 "The table is full", 1021 "Disk full", and the OS's ENOSPC (errno 28) wrapped in a write error.
+ */
+const DISK_FULL_CODES = new Set(['SQLITE_FULL', 'ER_RECORD_FILE_FULL', 'ER_DISK_FULL']);
+const NO_SPACE = /No space left on device|errno: ?28\b|error 28\b/;
+
+export function isDiskFull(err: unknown): boolean {
+  for (const e of chain(err)) {
+    const { code, message } = e as { code?: string; message?: string };
+    if ((code && DISK_FULL_CODES.has(code)) || (typeof message === 'string' && NO_SPACE.test(message))) return true;
+  }
+  return false;
+}
+
+/**
+ * The `detail` of the 503 an error calls for, when it is a store's momentary trouble (busy, out of reach, hung) or a
+ * read cancelled because its client went away (no one reads that answer); undefined for any other error, a fault.
  */
 export function unavailableDetail(err: unknown): string | undefined {
   if (isClientGone(err)) return CLIENT_GONE;

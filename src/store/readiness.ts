@@ -1,8 +1,11 @@
 // /readyz's check of the database: a real read of a table, never queued behind request traffic, and on a Galera node
-// the node's own state (a node that left the cluster still answers SELECT 1, but refuses the API's statements).
+// the node's own state (a node that left the cluster still answers SELECT 1, but refuses the API's statements); and
+// whether it can take writes (a full disk).
+import { statfs } from 'node:fs/promises';
+import path from 'node:path';
 import { createConnection, type Connection } from 'mysql2';
 import type { Config } from '../config';
-import { deadline, isSqlite, server, type Store } from './database';
+import { deadline, isSqlite, server, sqliteFile, type Store } from './database';
 import { lookup } from './select';
 
 /** A read of a table the API reads: the table exists, the connection reads it. */
@@ -56,4 +59,20 @@ export function databaseReadiness(config: Pick<Config, 'DATABASE_URL' | 'DATABAS
     },
     close: drop,
   };
+}
+
+/** Free space below this on a SQLite file's filesystem counts as full: a save's WAL frames alone can take more. */
+const SQLITE_MIN_FREE_BYTES = 1024 * 1024;
+
+/**
+ * Why the database cannot take writes now, or undefined: the last write found the disk full (and none has gone through
+ * since), or, for a SQLite file, its filesystem has (next to) no space left for this process. Reads go on either way.
+ */
+export async function writesRefusedBecause(store: Store): Promise<string | undefined> {
+  if (store.diskFullSince !== undefined) return `The database cannot take writes: its disk has been full since ${new Date(store.diskFullSince).toISOString()}.`;
+  const file = sqliteFile(store);
+  if (!file) return undefined;
+  const { bavail, bsize } = await statfs(path.dirname(path.resolve(file)));
+  if (bavail * bsize < SQLITE_MIN_FREE_BYTES) return `The database cannot take writes: the disk of its file has ${bavail * bsize} bytes free.`;
+  return undefined;
 }

@@ -4,6 +4,7 @@ import type sqlite3 from 'sqlite3';
 import type { Connection, QueryError, ResultSetHeader } from 'mysql2';
 import { holdWriter, isSqlite, type Store } from './database';
 import { StatementCache } from './statements';
+import { isDiskFull } from './errors';
 
 /** The statements a transaction runs, `?` placeholders bound to their values (never spliced into the SQL). */
 export interface Tx {
@@ -80,6 +81,18 @@ function exec(db: sqlite3.Database, sql: string): Promise<void> {
  * of Sequelize's pooled connections.
  */
 export async function writeTransaction<T>(store: Store, work: (tx: Tx) => Promise<T>): Promise<T> {
+  try {
+    const result = await transaction(store, work);
+    store.diskFullSince = undefined;
+    return result;
+  } catch (err) {
+    // /readyz says so until a write goes through again (src/store/readiness.ts).
+    if (isDiskFull(err)) store.diskFullSince ??= Date.now();
+    throw err;
+  }
+}
+
+async function transaction<T>(store: Store, work: (tx: Tx) => Promise<T>): Promise<T> {
   const { sequelize } = store;
   if (!isSqlite(store)) {
     // Sequelize's own transaction() costs four passes through its query machinery per save, the node process's CPU:

@@ -40,6 +40,15 @@ describe('throttling', () => {
     expect((await api().get('/snippets/').expect(200)).body).to.have.length(1);
   });
 
+  it('THROTTLE_USER unset: the user\'s 1001st request within the minute is refused, another user\'s is not', async function () {
+    // The default configuration: 1,000 requests a minute per user. The requests go out 50 at a time and take a few
+    // seconds; only a machine that needed a whole minute for them would see the window pass first.
+    const requests = (user: string, n: number) => Promise.all(Array.from({ length: n }, () => api().get('/').set('Authorization', basic(user))));
+    for (let sent = 0; sent < 1000; sent += 50) for (const res of await requests('alice', 50)) expect(res.status).to.equal(200);
+    expectThrottled(await api().get('/').set('Authorization', basic('alice')));
+    await api().get('/').set('Authorization', basic('bob')).expect(200);
+  });
+
   describe('the client address behind TRUST_PROXY', () => {
     it('TRUST_PROXY=1: the address the one proxy appended (X-Forwarded-For\'s right-most entry) is counted', async () => {
       const trusted = { THROTTLE_ANON: '1/minute', TRUST_PROXY: '1' };

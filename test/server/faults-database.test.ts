@@ -3,12 +3,9 @@
 // an answer, and recovery without a restart.
 import { expect } from 'chai';
 import { createConnection } from 'mysql2/promise';
-import { isSqlite } from '../../src/store/database';
-import { makeUser, resetDatabase } from '../support/db';
-import { api, basic } from '../support/http';
+import { basic } from '../support/http';
 import { runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
 import { missing, startMariadb, type OwnServer } from '../support/servers';
-import { testStore } from '../support/runtime';
 
 /** A hang detector, not a measure: a request still unanswered this long is hanging. */
 const HANG_MS = 20_000;
@@ -127,38 +124,5 @@ describe('MariaDB stopped, hung or missing a table under a running service', fun
       await admin.query('RENAME TABLE snippets_away TO snippets');
       await admin.end();
     }
-  });
-});
-
-describe('a SQLite disk full (SQLITE_FULL)', () => {
-  before(function () {
-    if (!isSqlite(testStore())) {
-      console.log('      skipped: the suite runs on MySQL/MariaDB (DATABASE_URL); this one needs SQLite');
-      this.skip();
-    }
-  });
-  beforeEach(async () => {
-    await resetDatabase();
-    await makeUser('alice');
-  });
-  afterEach(async () => {
-    await testStore().sequelize.query('PRAGMA max_page_count = 4294967294');
-  });
-
-  it('POST /snippets/ and /trpc snippets.create answer 503 with Retry-After, not 500; reads still answer', async () => {
-    // The writer may not grow the file by a page: a snippet bigger than any free space cannot be written.
-    await testStore().sequelize.query('VACUUM'); // no free pages left inside the file
-    const [[{ page_count: pages }]] = (await testStore().sequelize.query('PRAGMA page_count')) as unknown as [[{ page_count: number }]];
-    await testStore().sequelize.query(`PRAGMA max_page_count = ${pages}`);
-    const code = 'x'.repeat(100_000);
-    const res = await api().post('/snippets/').set('Authorization', basic('alice')).send({ code });
-    expect(res.status, JSON.stringify(res.body)).to.equal(503);
-    expect(res.headers['retry-after']).to.equal('1');
-    expect(res.body).to.deep.equal(DOWN);
-    const trpc = await api().post('/trpc/snippets.create').set('Authorization', basic('alice')).send({ code });
-    expect(trpc.status).to.equal(503);
-    expect(trpc.headers['retry-after']).to.equal('1');
-    expect(trpc.body.error.message).to.equal(DOWN.detail);
-    await api().get('/snippets/').expect(200);
   });
 });

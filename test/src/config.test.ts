@@ -93,6 +93,11 @@ describe('loadConfig', () => {
     it('is off when empty', () => {
       expect(loadConfig({ ...SECRET, THROTTLE_LOGIN: '' }).THROTTLE_LOGIN).to.equal(undefined);
     });
+    it('THROTTLE_USER is on when unset, at 1000/minute (a rate no person reaches); THROTTLE_ANON is off', () => {
+      const c = loadConfig(SECRET);
+      expect(c.THROTTLE_USER).to.equal('1000/minute');
+      expect(c.THROTTLE_ANON).to.equal(undefined);
+    });
     it('is off when empty, as THROTTLE_ANON and THROTTLE_USER are', () => {
       const c = loadConfig({ ...SECRET, THROTTLE_ANON: '', THROTTLE_USER: '' });
       expect(c.THROTTLE_ANON).to.equal(undefined);

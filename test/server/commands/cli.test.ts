@@ -22,6 +22,7 @@ const COMMANDS = [
   'createconsumer',
   'createoauth1token',
   'rehighlight',
+  'usage',
   'serve',
 ];
 

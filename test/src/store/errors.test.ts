@@ -1,8 +1,11 @@
-// Which storage errors are the service's momentary trouble (503), as MariaDB and Galera word them through Sequelize.
+// Which storage errors are the service's momentary trouble (503), and which a full disk (507), as SQLite, MariaDB and
+// Galera word them through Sequelize.
 import { expect } from 'chai';
 import { DatabaseError } from 'sequelize';
+import { TRPCError } from '@trpc/server';
+import { refusalOf } from '../../../src/refusal';
 import { clientGone } from '../../../src/store/cancellation';
-import { CLIENT_GONE, unavailableDetail } from '../../../src/store/errors';
+import { CLIENT_GONE, DISK_FULL, isDiskFull, unavailableDetail } from '../../../src/store/errors';
 
 const DOWN = 'The service is unavailable at the moment; try again shortly.';
 /** A mysql2 error as the driver makes it, wrapped by Sequelize as a failed query is. */
@@ -38,5 +41,26 @@ describe('unavailableDetail', () => {
   it('anything else is a fault (undefined: the answer is a 500 that hides it)', () => {
     expect(unavailableDetail(fromServer("Table 'snippets.snippets' doesn't exist", 'ER_NO_SUCH_TABLE', 1146))).to.equal(undefined);
     expect(unavailableDetail(new Error('boom'))).to.equal(undefined);
+  });
+});
+
+describe('a full disk', () => {
+  const FULL = { detail: DISK_FULL };
+  it("is a 507 with its detail on either engine, never a 503 to retry nor a 500: SQLite's SQLITE_FULL, MariaDB's table or disk full, ENOSPC", () => {
+    for (const err of [
+      Object.assign(new Error('SQLITE_FULL: database or disk is full'), { code: 'SQLITE_FULL', errno: 13 }),
+      fromServer("The table 'snippet_revisions' is full", 'ER_RECORD_FILE_FULL', 1114),
+      fromServer('Disk full (/var/tmp/#sql_1.MAI); waiting for someone to free some space...', 'ER_DISK_FULL', 1021),
+      fromServer("Error writing file './ib_logfile0' (errno: 28 \"No space left on device\")", 'ER_ERROR_ON_WRITE', 1026),
+    ]) {
+      expect(isDiskFull(err), err.message).to.equal(true);
+      expect(unavailableDetail(err), err.message).to.equal(undefined);
+      const refusal = refusalOf(new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: err }), undefined);
+      expect([refusal.status, refusal.body, refusal.headers], err.message).to.deep.equal([507, FULL, {}]);
+    }
+  });
+
+  it('another error is not', () => {
+    expect(isDiskFull(fromServer("Table 'snippets.snippets' doesn't exist", 'ER_NO_SUCH_TABLE', 1146))).to.equal(false);
   });
 });

@@ -1,0 +1,55 @@
+// A user's storage (docs/operations.md "Storage per user"): users.stored_bytes, the bytes of every revision their
+// snippets keep, changed in the transaction of each save and delete that changes them, and checked there against
+// USER_QUOTA_BYTES; and the biggest users, for `snippets usage`.
+import { OverQuota } from '../refusal';
+import type { Store } from '../store/database';
+import { select } from '../store/select';
+import type { Tx } from '../store/transaction';
+
+/**
+ * Adds `delta` bytes to the owner's count. A growth that would pass the quota changes nothing and throws OverQuota
+ * (the transaction then stores nothing); a save that frees space always goes through, even for a user already past a
+ * quota lowered since. The check and the addition are one UPDATE, so two saves at once cannot both pass it.
+ */
+export async function charge(store: Store, tx: Tx, ownerId: number, delta: number): Promise<void> {
+  if (delta === 0) return;
+  const quota = store.quotaBytes;
+  if (delta < 0 || quota === 0) {
+    await tx.change('UPDATE users SET stored_bytes = CASE WHEN stored_bytes + ? > 0 THEN stored_bytes + ? ELSE 0 END WHERE id = ?', [delta, delta, ownerId]);
+    return;
+  }
+  if (await tx.change('UPDATE users SET stored_bytes = stored_bytes + ? WHERE id = ? AND stored_bytes + ? <= ?', [delta, ownerId, delta, quota])) return;
+  const [row] = await tx.selectForUpdate<{ stored: number }>('SELECT stored_bytes AS stored FROM users WHERE id = ?', [ownerId]);
+  throw new OverQuota(quota, Number(row?.stored ?? 0));
+}
+
+/**
+ * Refuses a create that cannot fit before it is rendered (a highlighting worker's time, up to its deadline): one read
+ * by key. charge() in the transaction stays the check that counts; this one only saves the work of a sure refusal.
+ */
+export async function assertRoomFor(store: Store, ownerId: number, bytes: number): Promise<void> {
+  const quota = store.quotaBytes;
+  if (quota === 0) return;
+  const [row] = await select<{ stored: number }>(store, 'SELECT stored_bytes AS stored FROM users WHERE id = ?', [ownerId]);
+  const stored = Number(row?.stored ?? 0);
+  if (stored + bytes > quota) throw new OverQuota(quota, stored);
+}
+
+export interface UserUsage {
+  username: string;
+  snippets: number;
+  revisions: number;
+  bytes: number;
+}
+
+/** The `limit` users whose snippets hold the most bytes, biggest first (a scan of users; the counts per user by index). */
+export async function biggestUsers(store: Store, limit: number): Promise<UserUsage[]> {
+  const rows = await select<UserUsage>(
+    store,
+    `SELECT u.username AS username, u.stored_bytes AS bytes,
+       (SELECT COUNT(*) FROM snippets s WHERE s.owner_id = u.id) AS snippets,
+       (SELECT COUNT(*) FROM snippets s JOIN snippet_revisions r ON r.snippet_id = s.id WHERE s.owner_id = u.id) AS revisions
+     FROM users u ORDER BY u.stored_bytes DESC, u.id LIMIT ${limit}`,
+  );
+  return rows.map((r) => ({ username: r.username, snippets: Number(r.snippets), revisions: Number(r.revisions), bytes: Number(r.bytes) }));
+}
