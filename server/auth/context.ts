@@ -7,10 +7,10 @@ import { createCallerFactory } from '../../src/trpc';
 
 const createCaller = createCallerFactory(appRouter);
 
-type ContextSource = Pick<Request, 'requester' | 'log' | 'app' | 'res'>;
+type ContextSource = Pick<Request, 'requester' | 'log' | 'app' | 'res' | 'ip'>;
 
 export function requestContext(req: ContextSource, seen: Seen = {}): Context {
-  return createContextInner({ runtime: req.app.locals.runtime, user: req.requester.user, auth: req.requester.auth, log: req.log, challenge: req.res?.locals.challenge, seen });
+  return createContextInner({ runtime: req.app.locals.runtime, user: req.requester.user, auth: req.requester.auth, address: req.ip, log: req.log, challenge: req.res?.locals.challenge, seen });
 }
 
 /** The procedures, called as the request's requester; what they saw (a revision) is left in `seen`. */

@@ -3,6 +3,7 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { notFound } from '../errors';
+import { clientOf } from '../expensive';
 import { DiffQuery, Revision, RevisionId, RevisionListQuery, RevisionPage } from './revision';
 import { revisionOf, revisionsBefore } from './revisions';
 import { snippetOwnerId } from './reads';
@@ -69,15 +70,16 @@ export const revisionProcedures = {
     })
     .input(DiffQuery)
     .output(z.string())
+    .use(({ ctx, next }) => ctx.runtime.expensive.run(clientOf(ctx), next))
     .query(async ({ ctx, input }) => {
-      const { store, highlighter } = ctx.runtime;
+      const { store, differ } = ctx.runtime;
       const to = await revisionOf(store, input.id, input.n);
       if (!to) throw notFound();
       const fromNumber = input.from ?? input.n - 1;
       const from = fromNumber > 0 ? await revisionOf(store, input.id, fromNumber) : undefined;
       if (input.from !== undefined && !from) throw fieldError('from', `Snippet ${input.id} has no revision ${input.from}.`);
       if ((from?.code ?? '') === to.code) return '';
-      const patch = await highlighter.diff({ name: `snippet-${input.id}`, oldCode: from?.code ?? '', newCode: to.code, oldLabel: labelOf(from), newLabel: labelOf(to) });
+      const patch = await differ.diff({ name: `snippet-${input.id}`, oldCode: from?.code ?? '', newCode: to.code, oldLabel: labelOf(from), newLabel: labelOf(to) });
       if (patch === null) throw new TRPCError({ code: 'UNPROCESSABLE_CONTENT', message: DIFF_TOO_SLOW });
       return patch;
     }),

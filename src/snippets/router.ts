@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { allSnippets, InvalidCursor, previousCursor, snippetById, snippetPage, toSnippet } from './reads';
 import { createSnippet, deleteSnippet, highlightedOf, snippetForWrite, updateSnippet, type WriteRefused } from './writes';
 import { notFound } from '../errors';
+import { clientOf } from '../expensive';
 import { preconditionFailed } from './preconditions';
 import { IfMatch, RevisionId } from './revision';
 import { revisionOf } from './revisions';
@@ -12,6 +13,7 @@ import { assertOwner, mayWriteSnippet } from './permissions';
 import { PreviousPage, Snippet, SnippetFields, SnippetId, SnippetListQuery, SnippetPage, SnippetUpdate } from './schema';
 import { retryConflicts } from '../store/retry';
 import { selectionOf } from './selection';
+import { searchTerms } from './query';
 import type { Context } from '../context';
 import { authedProcedure, publicProcedure, router } from '../trpc';
 
@@ -32,6 +34,8 @@ export const snippetsRouter = router({
     .meta({ name: 'snippet-list', paged: true, openapi: { method: 'GET', path: '/snippets/', tags: TAGS, summary: 'List snippets, oldest first; filtered and searched on request' } })
     .input(SnippetListQuery)
     .output(SnippetPage)
+    // A search is an expensive request (src/expensive.ts); a list without one is not.
+    .use(({ ctx, input, next }) => (searchTerms(input?.search).length ? ctx.runtime.expensive.run(clientOf(ctx), next) : next()))
     .query(async ({ ctx, input }) => {
       const { store } = ctx.runtime;
       const selection = await selectionOf(store, input ?? {});
@@ -70,6 +74,7 @@ export const snippetsRouter = router({
   previousPage: publicProcedure
     .input(SnippetListQuery)
     .output(PreviousPage)
+    .use(({ ctx, input, next }) => (searchTerms(input?.search).length ? ctx.runtime.expensive.run(clientOf(ctx), next) : next()))
     .query(async ({ ctx, input }) => {
       if (!input?.limit || !input.cursor) return null;
       const { store } = ctx.runtime;
