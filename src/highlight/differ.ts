@@ -32,6 +32,9 @@ export function changedLines(a: string, b: string): number {
   start = start && a.lastIndexOf('\n', start - 1) + 1;
   let end = 0;
   while (end < n - start && a.charCodeAt(a.length - 1 - end) === b.charCodeAt(b.length - 1 - end)) end++;
+  // Whole lines only: the common end starts a line in both codes.
+  const startsLine = (s: string, at: number) => at === 0 || s.charCodeAt(at - 1) === 10;
+  while (end > 0 && !(startsLine(a, a.length - end) && startsLine(b, b.length - end))) end--;
   return linesIn(a, start, a.length - end) + linesIn(b, start, b.length - end);
 }
 
