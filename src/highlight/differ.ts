@@ -1,6 +1,6 @@
 // Diffs of two revisions on workers of their own, apart from the highlighting ones that saves and reads wait for
-// (docs/configuration.md, "Diffs and searches"): a diff never takes their time. A small change is diffed in a quick lane of its
-// own, so diffs of two long, unlike codes that fill the pool hold up no other client's one-line change.
+// (docs/configuration.md, "Diffs and searches"): a diff never takes their time. A small change is diffed in a quick
+// lane of its own, so diffs of two long, unlike codes that fill the pool hold up no other client's one-line change.
 import { HighlightPool } from './pool';
 import type { DiffJob } from './worker';
 
