@@ -10,10 +10,13 @@ export function cli(env: NodeJS.ProcessEnv, ...args: string[]): string {
   return res.stdout.trim();
 }
 
-/** Throttling on at a rate never reached, so its stores are exercised on every request; THROTTLE_LOGIN keeps its default. */
+/**
+ * Throttling on at a rate never reached, so its stores are exercised on every request; THROTTLE_LOGIN keeps its default.
+ * So is the limit of expensive requests in flight: a bench's many connections come from one address.
+ */
 export function withThrottles(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const { THROTTLE_LOGIN: _login, ...rest } = env;
-  return { ...rest, THROTTLE_ANON: '1000000/second', THROTTLE_USER: '1000000/second' };
+  return { ...rest, THROTTLE_ANON: '1000000/second', THROTTLE_USER: '1000000/second', EXPENSIVE_CONCURRENCY: '1000' };
 }
 
 /** The environment of a benched service on `databaseUrl` and `port`, throttling on. */

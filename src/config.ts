@@ -164,6 +164,14 @@ const EnvSchema = z.object({
    */
   USER_QUOTA_BYTES: integer(0, undefined, 100 * 1024 * 1024),
   HIGHLIGHT_WORKERS: integer(1, undefined, Math.max(1, os.availableParallelism())),
+  /** Worker threads for diffs of more than a few changed lines, apart from the highlighting ones (a small change has one of its own). */
+  DIFF_WORKERS: integer(1, 64, 1),
+  /** The deadline of one diff, waiting and running; past it the diff answers 422. */
+  DIFF_TIMEOUT_MS: integer(1, 600000, 2000),
+  /** The most changed lines (removed plus added) a diff looks for; past them it answers 422 at once. 0: only the deadline bounds it. */
+  DIFF_MAX_CHANGED_LINES: integer(0, undefined, 2000),
+  /** Expensive requests (diffs, searches) one client (a user, or an address) may have in flight; the next is answered 429. */
+  EXPENSIVE_CONCURRENCY: integer(1, 1000, 2),
   // Read by the CLI's createuser and changepassword only, so a password need not appear in argv.
   SNIPPETS_PASSWORD: z.string().optional(),
   PASSWORD_ITERATIONS: integer(1000, undefined, 260000),

@@ -11,6 +11,8 @@ export interface Context {
   user: AuthUser | null;
   /** The scheme's auth information (the token record for Token auth), or null. */
   auth: unknown;
+  /** The client's address as the throttles key it (Express's req.ip: TRUST_PROXY's proxies' X-Forwarded-For believed), if known. */
+  address?: string;
   /** Where a procedure says what the service did about a request beside answering it (a write retried, say). */
   log: Logger;
   /**
@@ -47,6 +49,7 @@ export function createContextInner(opts: Pick<Context, 'runtime'> & Partial<Cont
     runtime: opts.runtime,
     user: opts.user ?? null,
     auth: opts.auth ?? null,
+    address: opts.address,
     log: opts.log ?? opts.runtime.log,
     challenge: opts.challenge,
     seen: opts.seen ?? {},

@@ -1,9 +1,11 @@
 // The composition root: everything a running service holds, built from its configuration in one place and closed as one.
 import type { Config } from './config';
 import { CredentialCache } from './credential-cache';
-import { Highlighter } from './highlight';
+import { ExpensiveLimit } from './expensive';
+import { Differ, Highlighter } from './highlight';
 import { Inflight } from './inflight';
 import { createLogger, type Logger } from './log';
+import { counter } from './store/counters';
 import { closeStore, openStore, type Store } from './store/database';
 import { RedisConnection } from './store/redis';
 
@@ -13,6 +15,10 @@ export interface Runtime {
   /** The database: its connections, gates and models. */
   readonly store: Store;
   readonly highlighter: Highlighter;
+  /** Diffs of revisions, on workers of their own (src/highlight/differ.ts). */
+  readonly differ: Differ;
+  /** Each client's diffs and searches in flight, limited (src/expensive.ts). */
+  readonly expensive: ExpensiveLimit;
   /** Procedures in flight, which a shutdown lets finish. */
   readonly inflight: Inflight;
   /** Basic pairs verified lately (src/credential-cache.ts). */
@@ -37,14 +43,17 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   const log = options.log ?? createLogger(config.LOG_LEVEL);
   const highlighter = new Highlighter({ workers: config.HIGHLIGHT_WORKERS, timeoutMs: config.HIGHLIGHT_TIMEOUT_MS });
   const store = openStore(config, highlighter);
+  const differ = new Differ({ workers: config.DIFF_WORKERS, timeoutMs: config.DIFF_TIMEOUT_MS, maxChangedLines: config.DIFF_MAX_CHANGED_LINES });
   let redis: RedisConnection | undefined;
   const closers: (() => unknown)[] = [];
   let closed: Promise<void> | undefined;
-  return {
+  const runtime: Runtime = {
     config,
     log,
     store,
     highlighter,
+    differ,
+    expensive: expensiveLimit(config, { store, redis: () => runtime.redis() }, log),
     inflight: new Inflight(),
     credentials: new CredentialCache(),
     now: options.now ?? Date.now,
@@ -57,8 +66,16 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       closers.push(close);
     },
     close() {
-      closed ??= Promise.allSettled([...closers.map(async (c) => c()), closeStore(store), highlighter.close(), redis?.close()]).then(() => undefined);
+      closed ??= Promise.allSettled([...closers.map(async (c) => c()), closeStore(store), highlighter.close(), differ.close(), redis?.close()]).then(
+        () => undefined,
+      );
       return closed;
     },
   };
+  return runtime;
+}
+
+/** EXPENSIVE_CONCURRENCY's limit, counted where the request throttles count. */
+export function expensiveLimit(config: Config, parts: Parameters<typeof counter>[0], log: Logger): ExpensiveLimit {
+  return new ExpensiveLimit(config.EXPENSIVE_CONCURRENCY, (opts) => counter(parts, opts, 'requests'), log);
 }

@@ -8,13 +8,14 @@ import { clientGoneSignal } from '../http/client-gone';
 
 const createCaller = createCallerFactory(appRouter);
 
-type ContextSource = Pick<Request, 'requester' | 'log' | 'app' | 'res'>;
+type ContextSource = Pick<Request, 'requester' | 'log' | 'app' | 'res' | 'ip'>;
 
 export function requestContext(req: ContextSource, seen: Seen = {}): Context {
   return createContextInner({
     runtime: req.app.locals.runtime,
     user: req.requester.user,
     auth: req.requester.auth,
+    address: req.ip,
     log: req.log,
     challenge: req.res?.locals.challenge,
     seen,

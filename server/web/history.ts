@@ -1,5 +1,5 @@
 // The browsable pages of a snippet's history (docs/api.md "History"): its revisions, each with its diff and, for the
-// owner, a restore button; a diff shown highlighted (highlight.js's `diff`, in the worker pool like every grammar).
+// owner, a restore button; a diff shown highlighted (highlight.js's `diff`, on the differ's workers).
 import type { Request, Response } from 'express';
 import { callerFor } from '../auth/context';
 import type { Revision } from '../../src/snippets/revision';
@@ -25,6 +25,6 @@ export async function revisionsSection(req: Request, res: Response, reverse: Url
 /** A diff, highlighted as `diff`; past the highlighting deadline, escaped as it is. */
 export async function diffView(req: Request, diff: string): Promise<Html> {
   if (!diff) return html`<p class="empty-diff">The code is the same in both revisions.</p>`;
-  const highlighted = await req.app.locals.runtime.highlighter.highlight(diff, 'diff');
+  const highlighted = await req.app.locals.runtime.differ.highlight(diff);
   return html`<pre class="diff hljs"><code class="language-diff">${new Html(highlighted ?? escapeHtml(diff))}</code></pre>`;
 }

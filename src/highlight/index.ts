@@ -5,6 +5,7 @@ import { HighlightPool } from './pool';
 
 export { LANGUAGE_CHOICES, STYLE_CHOICES, isLanguage, isStyle, resolveLanguage, type Choice } from './catalogue';
 export { renderPlain, type HighlightInput } from './document';
+export { Differ } from './differ';
 
 /** Renders stored documents in a pool of workers of its own (started on first use), each job under the deadline. */
 export class Highlighter {
@@ -23,11 +24,6 @@ export class Highlighter {
   /** highlight.js's HTML for `code` in a language; null past the deadline. */
   highlight(code: string, language: string): Promise<string | null> {
     return this.pool.highlight(code, language);
-  }
-
-  /** A unified diff, made in the pool under the deadline (jsdiff can take minutes on two long, unlike codes); null past it. */
-  diff(job: Parameters<HighlightPool['diff']>[0]): Promise<string | null> {
-    return this.pool.diff(job);
   }
 
   close(): Promise<void> {

@@ -13,6 +13,8 @@ export interface DiffJob {
   newLabel: string;
   /** How long the diff may run before giving up (jsdiff's own timeout, ms). */
   timeoutMs: number;
+  /** The most changed lines (removed plus added) the diff looks for before giving up (jsdiff's maxEditLength); none if unset. */
+  maxEditLength?: number;
 }
 
 export interface Job {
@@ -22,6 +24,11 @@ export interface Job {
   diff?: DiffJob;
 }
 
+/** The worker's first message: its script (highlight.js, jsdiff) has loaded. */
+export interface Ready {
+  ready: true;
+}
+
 export interface Done {
   id: number;
   /** The highlighted HTML, or the patch (null: the diff ran out of time). */
@@ -29,7 +36,7 @@ export interface Done {
 }
 
 function diff(job: DiffJob): string | null {
-  const patch = createTwoFilesPatch(job.name, job.name, job.oldCode, job.newCode, job.oldLabel, job.newLabel, { timeout: job.timeoutMs });
+  const patch = createTwoFilesPatch(job.name, job.name, job.oldCode, job.newCode, job.oldLabel, job.newLabel, { timeout: job.timeoutMs, maxEditLength: job.maxEditLength });
   return patch ?? null;
 }
 
@@ -37,3 +44,4 @@ parentPort?.on('message', (job: Job) => {
   const html = job.diff ? diff(job.diff) : hljs.highlight(job.code, { language: job.language, ignoreIllegals: true }).value;
   parentPort!.postMessage({ id: job.id, html } satisfies Done);
 });
+parentPort?.postMessage({ ready: true } satisfies Ready);

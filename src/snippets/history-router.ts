@@ -3,6 +3,7 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { notFound } from '../errors';
+import { clientOf } from '../expensive';
 import { DiffQuery, Revision, RevisionId, RevisionListQuery, RevisionPage } from './revision';
 import { revisionBelow, revisionOf, revisionsBefore } from './revisions';
 import { snippetOwnerId } from './reads';
@@ -68,15 +69,16 @@ export const revisionProcedures = {
     })
     .input(DiffQuery)
     .output(z.string())
+    .use(({ ctx, next }) => ctx.runtime.expensive.run(clientOf(ctx), next))
     .query(async ({ ctx, input }) => {
-      const { store, highlighter } = ctx.runtime;
+      const { store, differ } = ctx.runtime;
       const to = await revisionOf(store, input.id, input.n);
       if (!to) throw notFound();
       // Without ?from=, the revision before n that is kept: n - 1, or an older one when the thinning dropped it.
       const from = input.from === undefined ? await revisionBelow(store, input.id, input.n) : input.from > 0 ? await revisionOf(store, input.id, input.from) : undefined;
       if (input.from !== undefined && !from) throw fieldError('from', `Snippet ${input.id} has no revision ${input.from}.`);
       if ((from?.code ?? '') === to.code) return '';
-      const patch = await highlighter.diff({ name: `snippet-${input.id}`, oldCode: from?.code ?? '', newCode: to.code, oldLabel: labelOf(from), newLabel: labelOf(to) });
+      const patch = await differ.diff({ name: `snippet-${input.id}`, oldCode: from?.code ?? '', newCode: to.code, oldLabel: labelOf(from), newLabel: labelOf(to) });
       if (patch === null) throw new TRPCError({ code: 'UNPROCESSABLE_CONTENT', message: DIFF_TOO_SLOW });
       return patch;
     }),

@@ -5,6 +5,7 @@ import { InvalidCursor, previousCursor, snippetById, snippetPage, toSnippet } fr
 import { DEFAULT_PAGE } from '../store/page-budget';
 import { createSnippet, deleteSnippet, highlightedOf, snippetForWrite, updateSnippet, type WriteRefused } from './writes';
 import { notFound } from '../errors';
+import { clientOf } from '../expensive';
 import { preconditionFailed } from './preconditions';
 import { IfMatch, RevisionId } from './revision';
 import { revisionOf } from './revisions';
@@ -13,6 +14,7 @@ import { assertOwner, mayWriteSnippet } from './permissions';
 import { PreviousPage, Snippet, SnippetFields, SnippetId, SnippetListQuery, SnippetPage, SnippetUpdate } from './schema';
 import { retryConflicts } from '../store/retry';
 import { selectionOf } from './selection';
+import { searchTerms } from './query';
 import type { Context } from '../context';
 import { authedProcedure, publicProcedure, router } from '../trpc';
 
@@ -33,6 +35,8 @@ export const snippetsRouter = router({
     .meta({ name: 'snippet-list', paged: true, openapi: { method: 'GET', path: '/snippets/', tags: TAGS, summary: 'List snippets, oldest first; filtered and searched on request' } })
     .input(SnippetListQuery)
     .output(SnippetPage)
+    // A search is an expensive request (src/expensive.ts); a list without one is not.
+    .use(({ ctx, input, next }) => (searchTerms(input?.search).length ? ctx.runtime.expensive.run(clientOf(ctx), next) : next()))
     .query(async ({ ctx, input }) => {
       const { store } = ctx.runtime;
       const selection = await selectionOf(store, input ?? {});
@@ -71,6 +75,7 @@ export const snippetsRouter = router({
   previousPage: publicProcedure
     .input(SnippetListQuery)
     .output(PreviousPage)
+    .use(({ ctx, input, next }) => (searchTerms(input?.search).length ? ctx.runtime.expensive.run(clientOf(ctx), next) : next()))
     .query(async ({ ctx, input }) => {
       if (!input?.limit || !input.cursor) return null;
       const { store } = ctx.runtime;

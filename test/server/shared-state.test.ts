@@ -5,6 +5,24 @@ import { testRedis } from '../support/db';
 import { createWithSession, loginThroughForm } from '../support/pages';
 import { runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
 
+/** A GET on a new connection, so the primary hands successive requests to the workers in turn. */
+function getFresh(base: string, path: string): Promise<{ status: number; body: string; retryAfter?: string }> {
+  return new Promise((resolve, reject) => {
+    http.get(`${base}${path}`, { agent: false }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, retryAfter: res.headers['retry-after'] }));
+    }).on('error', reject);
+  });
+}
+
+/** Both workers of a WEB_CONCURRENCY=2 service answer (the second may still be starting when the first is ready). */
+async function bothWorkersUp(base: string): Promise<void> {
+  const workers = new Set<number>();
+  for (let i = 0; i < 300 && workers.size < 2; i++) workers.add((JSON.parse((await getFresh(base, '/healthz')).body) as { worker: number }).worker);
+  expect(workers.size).to.equal(2);
+}
+
 describe('two service processes on one database', function () {
   this.timeout(600_000);
   let one: ServiceProcess | undefined;
@@ -31,22 +49,51 @@ describe('two service processes on one database', function () {
 
   it('WEB_CONCURRENCY=2: a throttle counted on one worker holds on the other', async () => {
     one = await startService(serviceEnv({ THROTTLE_ANON: '4/minute', WEB_CONCURRENCY: '2' }));
-    // A new connection per request, so the primary hands them to the workers in turn.
-    const get = (path: string) =>
-      new Promise<{ status: number; body: string }>((resolve, reject) => {
-        http.get(`${one!.base}${path}`, { agent: false }, (res) => {
-          let body = '';
-          res.on('data', (c: Buffer) => (body += c.toString()));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-        }).on('error', reject);
-      });
-    // Both workers answer (the second may still be starting when the first is ready).
-    const workers = new Set<number>();
-    for (let i = 0; i < 300 && workers.size < 2; i++) workers.add((JSON.parse((await get('/healthz')).body) as { worker: number }).worker);
-    expect(workers.size).to.equal(2);
+    const get = (path: string) => getFresh(one!.base, path);
+    await bothWorkersUp(one.base);
     // Counted apart, no worker would see more than three of the five.
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) statuses.push((await get('/users/')).status);
     expect(statuses).to.deep.equal([200, 200, 200, 200, 429]);
+  });
+
+  it("WEB_CONCURRENCY=2: a client's diffs in flight on one worker count on the other (EXPENSIVE_CONCURRENCY)", async () => {
+    // Diffs with no bound but a ten-minute deadline: the two long ones run until the service stops.
+    const env = serviceEnv({ WEB_CONCURRENCY: '2', EXPENSIVE_CONCURRENCY: '2', DIFF_TIMEOUT_MS: '600000', DIFF_MAX_CHANGED_LINES: '0', SHUTDOWN_TIMEOUT_MS: '1000' });
+    runCli(env, 'createuser', 'alice', '--password', 'alicepass');
+    one = await startService(env);
+    const base = one.base;
+    await bothWorkersUp(base);
+    const auth = { Authorization: `Basic ${Buffer.from('alice:alicepass').toString('base64')}`, 'Content-Type': 'application/json' };
+    const snippet = async (before: string, after: string) => {
+      const { id } = (await (await fetch(`${base}/snippets/`, { method: 'POST', headers: auth, body: JSON.stringify({ code: before }) })).json()) as { id: number };
+      expect((await fetch(`${base}/snippets/${id}/`, { method: 'PUT', headers: auth, body: JSON.stringify({ code: after }) })).status).to.equal(200);
+      return id;
+    };
+    const huge = await snippet('a\n'.repeat(50_000), 'b\n'.repeat(50_000));
+    const small = await snippet('a = 1\n', 'a = 2\n');
+    // Two long diffs by one anonymous client, each on a connection of its own (the primary hands them out in turn). One
+    // that loses the race for a slot to a small diff below is answered 429 at once: it is sent again.
+    const hold = () => {
+      const h = { done: false, answer: getFresh(base, `/snippets/${huge}/revisions/2/diff/`).catch(() => undefined) };
+      void h.answer.then(() => (h.done = true));
+      return h;
+    };
+    const held = [hold(), hold()];
+    // Until both are counted a small diff is answered; from then on every one is refused, whichever worker takes it.
+    // Counted apart, a worker holding fewer than two would answer it.
+    let first: Awaited<ReturnType<typeof getFresh>> | undefined;
+    for (let i = 0; i < 1000 && first?.status !== 429; i++) {
+      held.forEach((h, j) => h.done && (held[j] = hold()));
+      first = await getFresh(base, `/snippets/${small}/revisions/2/diff/`);
+      expect(first.status).to.be.oneOf([200, 429]);
+    }
+    expect(first?.status).to.equal(429);
+    // One after another, so the primary, its workers free, hands them out in turn: both workers refuse.
+    const next: unknown[] = [];
+    for (let i = 0; i < 10; i++) next.push(await getFresh(base, `/snippets/${small}/revisions/2/diff/`).then((r) => [r.status, r.retryAfter]));
+    expect(next).to.deep.equal(Array(10).fill([429, '1']));
+    await stopService(one);
+    await Promise.all(held.map((h) => h.answer));
   });
 });

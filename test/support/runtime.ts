@@ -3,7 +3,7 @@
 import type { Suite } from 'mocha';
 import { createApp } from '../../server/app';
 import { CredentialCache } from '../../src/credential-cache';
-import { createRuntime, type Runtime } from '../../src/runtime';
+import { createRuntime, expensiveLimit, type Runtime } from '../../src/runtime';
 import { migrate } from '../../src/store/migrate';
 import { testConfig } from './config';
 import { suiteLogger } from './log';
@@ -18,11 +18,13 @@ export function testRuntime(): Runtime {
 
 /**
  * A runtime of the suite's own, sharing its database, highlighter and Redis, with other settings and its own clock, its
- * own Basic cache (closed with the suite's).
+ * own Basic cache and expensive-request counters (closed with the suite's).
  */
 export function runtimeWith(overrides: Record<string, string> = {}, now: () => number = Date.now): Runtime {
   const base = testRuntime();
-  return { ...base, config: testConfig(overrides), now, credentials: new CredentialCache() };
+  const config = testConfig(overrides);
+  const expensive = expensiveLimit(config, { store: base.store, redis: () => base.redis() }, base.log);
+  return { ...base, config, now, credentials: new CredentialCache(), expensive };
 }
 
 /** Opens the suite's runtime before its own hooks run, and closes it after them. */
