@@ -91,6 +91,7 @@ interface Row {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const until = (at: number) => sleep(Math.max(0, at - Date.now()));
+const signed = (v: number) => `${v >= 0 ? '+' : ''}${v.toFixed(0)}`;
 const ms = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? '-' : v.toFixed(0));
 
 interface Service {
@@ -195,7 +196,8 @@ function rowOf(r: Run, samples: Sample[], rss: RssSampler): Row {
   const rssBefore = rss.peak(r.tBefore, r.tStart);
   const rssPeak = rss.peak(r.tStart, r.tAfter);
   const misses: string[] = [];
-  if (!(during.p99 <= TARGETS.p99Factor * before.p99)) misses.push(`p99 ×${(during.p99 / before.p99).toFixed(1)}`);
+  if (!before.count) misses.push('no answer before it (the service still held up)');
+  else if (!(during.p99 <= TARGETS.p99Factor * before.p99)) misses.push(`p99 ×${(during.p99 / before.p99).toFixed(1)}`);
   if (fiveXx) misses.push(`${fiveXx} × 5xx`);
   if (rssPeak - rssBefore > TARGETS.memoryMb) misses.push(`+${(rssPeak - rssBefore).toFixed(0)} MB`);
   if (r.statements) misses.push(`${r.statements} statements`);
@@ -282,7 +284,7 @@ function table(rows: Row[]): string {
       pair(r.after),
       r.others.total() ? r.others.toString() : '0',
       r.before && r.during ? `${r.before.createRate.toFixed(0)} → ${r.during.createRate.toFixed(0)}` : '-',
-      r.before ? `${r.rssBefore.toFixed(0)} → ${r.rssPeak.toFixed(0)} (+${(r.rssPeak - r.rssBefore).toFixed(0)})` : '-',
+      r.before ? `${r.rssBefore.toFixed(0)} → ${r.rssPeak.toFixed(0)} (${signed(r.rssPeak - r.rssBefore)})` : '-',
       r.statements === undefined ? 'n/a' : String(r.statements),
       r.recoveryMs === undefined ? (r.before ? 'none' : '-') : (r.recoveryMs / 1000).toFixed(2),
       r.misses.length ? `FAIL: ${r.misses.join(', ')}` : 'PASS',
