@@ -62,7 +62,11 @@ export class RssSampler {
     this.timer = setInterval(() => this.sample(), 100);
   }
   private sample(): void {
-    this.samples.push({ at: Date.now(), mb: rssMb(this.pid) });
+    try {
+      this.samples.push({ at: Date.now(), mb: rssMb(this.pid) });
+    } catch {
+      // the service (or a process of it) exited meanwhile: the crash is reported on its own
+    }
   }
   /** The largest sample in [from, to). */
   peak(from: number, to: number): number {
