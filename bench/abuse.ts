@@ -7,19 +7,16 @@ import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
 import { ATTACKS, type Attack, type AttackContext, type Running } from './abuse-attacks';
-import { Counts } from './abuse-clients';
-import { perRecoveryWindow, recoveryMs, RssSampler, runningStatements, windowOf, type Window } from './abuse-measure';
+import { RssSampler, runningStatements } from './abuse-measure';
+import { rowOf, table, TARGETS, type Row, type Run } from './abuse-report';
 import { openSql, seedAbuse, WRITERS, type Seeded, type Sql } from './abuse-seed';
 import { openMysql, openSqlite, type Engine } from './engine';
 import { exitWith } from './exit-with';
-import { FaultLoad, type Sample } from './fault-load';
+import { FaultLoad } from './fault-load';
 import { freePort } from './fault-servers';
 import { sendRaw } from './raw-request';
 import { cli, startService, stop, throttledServiceEnv, waitForHttp } from './service';
-import { markdownTable } from './table';
 
-/** The targets of issue 27, for each attack. */
-const TARGETS = { p99Factor: 3, memoryMb: 50, recoveryMs: 1000, recoveryFactor: 1.5 };
 const READERS = 16;
 
 interface Options {
@@ -72,27 +69,8 @@ type Plan = ReturnType<typeof plan>;
 /** The others' writers are one user each, so this rate is the attackers' alone; no person reaches it (BENCH_ABUSE_THROTTLE_USER). */
 const THROTTLE_USER = process.env.BENCH_ABUSE_THROTTLE_USER ?? '100/second';
 
-interface Row {
-  attack: Attack;
-  attacker: string;
-  notes: string;
-  before?: Window;
-  during?: Window;
-  after?: Window;
-  others: Counts;
-  rssBefore: number;
-  rssPeak: number;
-  /** Undefined on SQLite (no statement list to ask). */
-  statements?: number;
-  recoveryMs?: number;
-  fiveXx: number;
-  misses: string[];
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const until = (at: number) => sleep(Math.max(0, at - Date.now()));
-const signed = (v: number) => `${v >= 0 ? '+' : ''}${v.toFixed(0)}`;
-const ms = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? '-' : v.toFixed(0));
 
 interface Service {
   child: ChildProcess;
@@ -100,20 +78,6 @@ interface Service {
   seeded: Seeded;
   sql: Sql;
   mariadb: boolean;
-}
-
-/** When an attack's phases began and ended, and what was measured live. */
-interface Run {
-  attack: Attack;
-  tBefore: number;
-  tStart: number;
-  tEnd: number;
-  tAfter: number;
-  statements?: number;
-  running?: Running;
-  attacker: string;
-  notes: string[];
-  failed?: string;
 }
 
 /** One attack between a phase before and one after, the others' load running throughout. */
@@ -183,28 +147,6 @@ async function settle(s: Service, settleMs: number): Promise<string | undefined>
   }
 }
 
-/** An attack's row, once every request of the others has ended. */
-function rowOf(r: Run, samples: Sample[], rss: RssSampler): Row {
-  if (r.failed) return { attack: r.attack, attacker: '-', notes: [`failed: ${r.failed}`, ...r.notes].join('; '), others: new Counts(), rssBefore: 0, rssPeak: 0, fiveXx: 0, misses: ['the attack failed to run'] };
-  const before = windowOf(samples, r.tBefore, r.tStart);
-  const during = windowOf(samples, r.tStart, r.tEnd);
-  const after = windowOf(samples, r.tEnd, r.tAfter);
-  const others = new Counts();
-  for (const w of [before, during, after]) for (const [k, n] of w.odd) others.add(k, n);
-  const fiveXx = [...others.entries()].filter(([k]) => k.startsWith('5')).reduce((n, [, c]) => n + c, 0);
-  const recovery = recoveryMs(samples, r.tEnd, r.tAfter, before.p99 * TARGETS.recoveryFactor, perRecoveryWindow(before, r.tBefore, r.tStart));
-  const rssBefore = rss.peak(r.tBefore, r.tStart);
-  const rssPeak = rss.peak(r.tStart, r.tAfter);
-  const misses: string[] = [];
-  if (!before.count) misses.push('no answer before it (the service still held up)');
-  else if (!(during.p99 <= TARGETS.p99Factor * before.p99)) misses.push(`p99 ×${(during.p99 / before.p99).toFixed(1)}`);
-  if (fiveXx) misses.push(`${fiveXx} × 5xx`);
-  if (rssPeak - rssBefore > TARGETS.memoryMb) misses.push(`+${(rssPeak - rssBefore).toFixed(0)} MB`);
-  if (r.statements) misses.push(`${r.statements} statements`);
-  if (recovery === undefined || recovery > TARGETS.recoveryMs) misses.push(recovery === undefined ? 'no recovery' : `recovery ${(recovery / 1000).toFixed(1)} s`);
-  return { attack: r.attack, attacker: r.attacker, notes: r.notes.join('; '), before, during, after, others, rssBefore, rssPeak, statements: r.statements, recoveryMs: recovery, fiveXx, misses };
-}
-
 async function runEngine(engine: Engine, opts: Options, p: Plan): Promise<{ rows: Row[]; crashed: boolean; heading: string }> {
   const port = await freePort();
   const env = { ...throttledServiceEnv(engine.url, port, 'error'), THROTTLE_USER };
@@ -270,27 +212,6 @@ async function runEngine(engine: Engine, opts: Options, p: Plan): Promise<{ rows
     `${READERS} readers + ${WRITERS} Token writers (one user each) on kept-alive connections; phases ${p.beforeMs / 1000} s before, ${p.duringMs / 1000} s during, ${p.afterMs / 1000} s after; ` +
     `THROTTLE_USER ${THROTTLE_USER}; node ${process.version}; ${os.availableParallelism()} cores, load average ${loadAverage.map((l) => l.toFixed(1)).join(' at the start, ')} at the end`;
   return { rows, crashed, heading };
-}
-
-function table(rows: Row[]): string {
-  const pair = (w?: Window) => (w ? `${ms(w.p50)} / ${ms(w.p99)}` : '-');
-  const out = [['attack', "attacker's answers", 'others p50/p99 ms before', 'during', 'after', 'others not 2xx', 'creates/s before → during', 'RSS MB before → peak', 'stmts +1 s', 'recovery s', 'verdict']];
-  for (const r of rows) {
-    out.push([
-      r.attack.name,
-      r.attacker,
-      pair(r.before),
-      pair(r.during),
-      pair(r.after),
-      r.others.total() ? r.others.toString() : '0',
-      r.before && r.during ? `${r.before.createRate.toFixed(0)} → ${r.during.createRate.toFixed(0)}` : '-',
-      r.before ? `${r.rssBefore.toFixed(0)} → ${r.rssPeak.toFixed(0)} (${signed(r.rssPeak - r.rssBefore)})` : '-',
-      r.statements === undefined ? 'n/a' : String(r.statements),
-      r.recoveryMs === undefined ? (r.before ? 'none' : '-') : (r.recoveryMs / 1000).toFixed(2),
-      r.misses.length ? `FAIL: ${r.misses.join(', ')}` : 'PASS',
-    ]);
-  }
-  return markdownTable(out);
 }
 
 async function main(): Promise<number> {
