@@ -149,7 +149,8 @@ async function settle(s: Service, settleMs: number): Promise<string | undefined>
 
 async function runEngine(engine: Engine, opts: Options, p: Plan): Promise<{ rows: Row[]; crashed: boolean; heading: string }> {
   const port = await freePort();
-  const env = { ...throttledServiceEnv(engine.url, port, 'error'), THROTTLE_USER };
+  // Silent by default: each 503 of an attack is an error record (BENCH_ABUSE_LOG_LEVEL).
+  const env = { ...throttledServiceEnv(engine.url, port, 'error'), LOG_LEVEL: process.env.BENCH_ABUSE_LOG_LEVEL ?? 'silent', THROTTLE_USER };
   const mariadb = engine.url.startsWith('mysql://');
   process.stderr.write(`bench: abuse, ${engine.name}: migrating and seeding ${p.sizes.snippets} snippets…\n`);
   cli(env, 'migrate');
