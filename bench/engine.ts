@@ -29,7 +29,7 @@ export async function openEngine(): Promise<Engine> {
   return openSqlite();
 }
 
-function openSqlite(): Engine {
+export function openSqlite(): Engine {
   const dir = mkdtempSync(path.join(tmpdir(), 'snippets-bench-'));
   const file = path.join(dir, 'bench.sqlite3');
   return {
@@ -56,7 +56,7 @@ function openSqlite(): Engine {
   };
 }
 
-async function openMysql(url: string): Promise<Engine> {
+export async function openMysql(url: string): Promise<Engine> {
   const database = decodeURIComponent(new URL(url).pathname.slice(1));
   const connect = () => mysql.createConnection({ uri: url, connectTimeout: 10000 });
   // Only a database named for benches or tests is emptied: anything else may hold data this run did not make.

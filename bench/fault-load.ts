@@ -20,6 +20,8 @@ export interface Sample {
 export interface LoadOptions {
   port: number;
   token: string;
+  /** Writer w's token is writerTokens[w % length] when given (each its own user, each under THROTTLE_USER alone). */
+  writerTokens?: string[];
   /** A snippet the readers fetch. */
   snippetId: number;
   readers: number;
@@ -47,12 +49,14 @@ export class FaultLoad {
   }
 
   private async writer(w: number): Promise<void> {
+    const tokens = this.opts.writerTokens?.length ? this.opts.writerTokens : [this.opts.token];
+    const token = tokens[w % tokens.length]!;
     for (let n = 0; this.running; n++) {
       const code = `# fault bench writer ${w} create ${n} ${Date.now()}\nprint(${n})\n`;
       const body = await this.send('create', {
         method: 'POST',
         path: '/snippets/',
-        headers: { 'content-type': 'application/json', authorization: `Token ${this.opts.token}` },
+        headers: { 'content-type': 'application/json', authorization: `Token ${token}` },
         body: JSON.stringify({ code }),
       });
       if (body) this.acked.set((JSON.parse(body) as { id: number }).id, code);

@@ -23,9 +23,13 @@ export interface Result {
 
 /** The process and its descendants (the workers under WEB_CONCURRENCY). */
 function withDescendants(pid: number): number[] {
-  const children = readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
-    readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
-  );
+  const children = readdirSync(`/proc/${pid}/task`).flatMap((tid) => {
+    try {
+      return readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+    } catch {
+      return []; // the thread ended between the listing and the read
+    }
+  });
   return [pid, ...children.flatMap(withDescendants)];
 }
 
