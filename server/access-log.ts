@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from '../src/log';
-import { whenAnswerOver, writeOutcome, type Gone } from './client-gone';
+import { whenAnswerOver, writeOutcome, type Gone } from './answer-over';
 
 /** An id a proxy may hand us: short, and nothing a log reader or a header could choke on. */
 const FIT_ID = /^[A-Za-z0-9._:-]{1,200}$/;
@@ -68,7 +68,7 @@ function fields(req: IncomingMessage, res: ServerResponse, ms: number, gone: Gon
 }
 
 /**
- * One record per request once its answer is over (server/client-gone.ts). 5xx (and any error the error handler hands
+ * One record per request once its answer is over (server/answer-over.ts). 5xx (and any error the error handler hands
  * over in res.err) is error, with the error's stack in the same record; 4xx is info, like 2xx/3xx (a client's mistake
  * is not the operator's alarm); probes are debug.
  */
