@@ -21,7 +21,7 @@ describe('the service process', function () {
 
   it('SIGTERM stops accepting, finishes the requests in flight, and exits 0', async () => {
     const env = serviceEnv();
-    runCli(env, 'createuser', 'alice', '--password', 'alicepass');
+    await runCli(env, 'createuser', 'alice', '--password', 'alicepass');
     service = await startService(env);
     const code = 'x'.repeat(20000);
     await Promise.all(
@@ -60,7 +60,7 @@ describe('the service process', function () {
 
   it('SIGTERM right after a client hung up mid-save lets the save finish before closing the database', async () => {
     const env = serviceEnv({ HIGHLIGHT_TIMEOUT_MS: '1500', LOG_LEVEL: 'error' });
-    runCli(env, 'createuser', 'alice', '--password', 'alicepass');
+    await runCli(env, 'createuser', 'alice', '--password', 'alicepass');
     service = await startService(env, { capture: true });
     // Seconds of work in highlight.js' Java grammar: the save waits for the deadline (1.5 s) in the pool.
     const slow = JSON.stringify({ code: `int ${'a'.repeat(99996)}`, language: 'java' });

@@ -20,7 +20,7 @@ describe('two service processes on one database', function () {
 
   it('a session made on one process works on the other, for reads and CSRF-checked writes', async () => {
     const env = serviceEnv();
-    runCli(env, 'createuser', 'alice', '--password', 'alicepass');
+    await runCli(env, 'createuser', 'alice', '--password', 'alicepass');
     [one, two] = await Promise.all([startService(env), startService(env)]);
     const cookie = await loginThroughForm(one.base, 'alice', 'alicepass');
     const { pageUser, created } = await createWithSession(two.base, cookie, 'across processes');
