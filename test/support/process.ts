@@ -90,6 +90,24 @@ async function startOnce(env: NodeJS.ProcessEnv, opts: StartOptions, port: numbe
   return { child, base, env: fullEnv, exited, output: () => Buffer.concat(chunks).toString('utf8') };
 }
 
+/** Resolves once the service (started with `capture`) has written `text`: at once if it has, else on the output that holds it. */
+export function written(s: ServiceProcess, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (!s.output().includes(text)) return false;
+      s.child.stdout?.off('data', check);
+      s.child.stderr?.off('data', check);
+      resolve();
+      return true;
+    };
+    if (check()) return;
+    // After the output's own listeners (added first), so output() holds the chunk.
+    s.child.stdout?.on('data', check);
+    s.child.stderr?.on('data', check);
+    void s.exited.then(() => check() || reject(new Error(`the service exited without writing ${JSON.stringify(text)}`)));
+  });
+}
+
 export async function stopService(s: ServiceProcess): Promise<void> {
   if (s.child.exitCode === null) s.child.kill('SIGTERM');
   await Promise.race([s.exited, new Promise((r) => setTimeout(r, 60_000))]);
