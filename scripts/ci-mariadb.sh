@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Starts (or stops) a local MariaDB for the test suite, without systemd, and creates the test database.
+# Starts (or stops) a local MariaDB for the test suite, without systemd, and creates the test database. The user may
+# also create and use snippets_test_w1, _w2…: under mocha --parallel each worker past the first has its own
+# (test/support/workers.ts).
 # Usage: scripts/ci-mariadb.sh start|stop     Prints the DATABASE_URL on start.
 set -euo pipefail
 
@@ -30,8 +32,8 @@ start() {
 CREATE DATABASE IF NOT EXISTS $DB CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
 CREATE USER IF NOT EXISTS '$USER'@'localhost' IDENTIFIED BY '$PASS';
 CREATE USER IF NOT EXISTS '$USER'@'127.0.0.1' IDENTIFIED BY '$PASS';
-GRANT ALL ON $DB.* TO '$USER'@'localhost';
-GRANT ALL ON $DB.* TO '$USER'@'127.0.0.1';
+GRANT ALL ON \`${DB//_/\\_}%\`.* TO '$USER'@'localhost';
+GRANT ALL ON \`${DB//_/\\_}%\`.* TO '$USER'@'127.0.0.1';
 FLUSH PRIVILEGES;
 SQL
   echo "$URL"

@@ -1,19 +1,50 @@
-// Mocha root hooks: each top-level suite gets a runtime of its own (support/runtime.ts), each test fresh apps; the log
-// is checked at the end.
-import { forgetApps, withOwnRuntime } from './support/runtime';
-import { leakedCredentials } from './support/log';
+// Mocha's root hooks and global fixtures (.mocharc.json requires this file).
+//
+// The suite runs with --parallel (.mocharc.json): each test file in a worker process, where the root hooks below run
+// once per file (mocha's documented behaviour for root hooks in parallel mode). So each file gets a runtime of its own
+// (support/runtime.ts) on a fresh database, each test fresh apps, and the log is checked after each test and file.
+// Run with --no-parallel, the root before-all and after-all hooks run once for the whole run: the files then share
+// one runtime (each test's resetDatabase() still empties it).
+import { ensureBuilt } from './support/dist';
+import { forgetLog, newLeaks } from './support/log';
+import { closeFileRuntime, forgetApps, openFileRuntime } from './support/runtime';
+import { createWorkerDatabase, forgetSlots, useWorkerDatabases } from './support/workers';
+
+// In a worker: its own MariaDB database and Redis database, in process.env before any test file is loaded.
+useWorkerDatabases();
+
+/** Once, in mocha's own process, before any worker starts: the tests that start the service run dist/. */
+export function mochaGlobalSetup() {
+  ensureBuilt();
+}
+
+export function mochaGlobalTeardown() {
+  forgetSlots();
+}
+
+/** The tests whose log held a credential, and which: reported after the file. */
+let leaks: string[] = [];
 
 export const mochaHooks = {
-  beforeAll(this: Mocha.Context) {
-    // Runs once the files are loaded, before any suite: the root suite holds every file's top-level suites.
-    for (const suite of this.test!.parent!.suites) withOwnRuntime(suite);
+  async beforeAll() {
+    await createWorkerDatabase();
+    await openFileRuntime();
   },
   beforeEach() {
     forgetApps();
   },
-  afterAll() {
-    // Every app of the suite logged at debug into memory: not one credential that crossed the wire may be in it.
-    const { credentials, records, leaked } = leakedCredentials();
-    if (leaked.length) throw new Error(`${leaked.length} of ${credentials} credentials are in the suite's log (${records} records): ${leaked.join(', ')}`);
+  afterEach(this: Mocha.Context) {
+    // Every app logs at debug into memory: not one credential that crossed the wire may be in it.
+    const leaked = newLeaks();
+    if (leaked.length) leaks.push(`"${this.currentTest?.fullTitle()}" logged ${leaked.join(', ')}`);
+  },
+  async afterAll() {
+    await closeFileRuntime();
+    const leaked = newLeaks();
+    if (leaked.length) leaks.push(`the file's hooks logged ${leaked.join(', ')}`);
+    forgetLog();
+    const found = leaks;
+    leaks = [];
+    if (found.length) throw new Error(`credentials in the suite's log:\n  ${found.join('\n  ')}`);
   },
 };

@@ -8,6 +8,20 @@ export interface CommandContext {
   /** What the command works with: the configuration, the database, the highlighter (closed by the CLI afterwards). */
   runtime: Runtime;
   out: (line: string) => void;
+  /** Where prompts and progress are written and answers read; the process's stdin and stderr unless given (tests give their own). */
+  terminal?: Terminal;
+}
+
+export interface Terminal {
+  input: NodeJS.ReadableStream;
+  error: NodeJS.WritableStream;
+  /** A person at a terminal who can answer a prompt (process.stdin.isTTY): else a command asking for a password or a confirmation refuses. */
+  interactive: boolean;
+}
+
+/** The command's terminal, or the process's own. */
+export function terminalOf(ctx: Pick<CommandContext, 'terminal'>): Terminal {
+  return ctx.terminal ?? { input: process.stdin, error: process.stderr, interactive: Boolean(process.stdin.isTTY) };
 }
 
 export interface OptionSpec {

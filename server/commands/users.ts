@@ -6,7 +6,7 @@ import { deleteUserCascading, updateActive } from '../../src/users/store';
 import { migrate } from '../../src/store/migrate';
 import { confirmed } from './confirm';
 import { readPassword } from './password';
-import { command, CommandError, existingUser, UsageError } from './types';
+import { command, CommandError, existingUser, terminalOf, UsageError } from './types';
 
 const USERNAME = /^[\w.@+-]{1,150}$/;
 /** The users table's email column is 254 characters, the longest address SMTP carries. */
@@ -24,12 +24,13 @@ export const createuser = command({
     email: { type: 'string', value: 'E', help: "the user's e-mail address" },
     password: PASSWORD,
   },
-  async run({ args: [username], options }, { runtime: { config, store }, out }) {
+  async run({ args: [username], options }, ctx) {
+    const { runtime: { config, store }, out } = ctx;
     if (!USERNAME.test(username!)) throw new UsageError('enter a valid username: up to 150 letters, digits and @/./+/-/_ only');
     if (options.email !== undefined && !EMAIL.safeParse(options.email).success) {
       throw new UsageError(`--email: ${JSON.stringify(options.email)} is not a valid e-mail address`);
     }
-    const password = await readPassword(options.password, config);
+    const password = await readPassword(options.password, config, terminalOf(ctx));
     await migrate(store);
     try {
       await createUser(store, username!, password, { email: options.email, iterations: config.PASSWORD_ITERATIONS });
@@ -48,9 +49,10 @@ export const changepassword = command({
   details: PASSWORD_SOURCES,
   args: ['USERNAME'],
   options: { password: PASSWORD },
-  async run({ args: [username], options }, { runtime: { config, store }, out }) {
+  async run({ args: [username], options }, ctx) {
+    const { runtime: { config, store }, out } = ctx;
     await migrate(store);
-    const password = await readPassword(options.password, config);
+    const password = await readPassword(options.password, config, terminalOf(ctx));
     if (!(await setPassword(store, username!, password, config.PASSWORD_ITERATIONS))) throw new CommandError(`User "${username}" does not exist.`);
     out(`Password changed successfully for user ${username}.`);
     return 0;
@@ -83,10 +85,11 @@ export const deleteuser = command({
   details: 'On a terminal it asks for confirmation; elsewhere (a script, a pipe) it refuses unless given --yes.',
   args: ['USERNAME'],
   options: { yes: { type: 'boolean', help: 'delete without asking' } },
-  async run({ args: [username], options }, { runtime: { store }, out }) {
+  async run({ args: [username], options }, ctx) {
+    const { runtime: { store }, out } = ctx;
     await migrate(store);
     await existingUser(store, username!);
-    if (!(await confirmed(`Delete user ${username} and every snippet of theirs?`, options.yes))) {
+    if (!(await confirmed(`Delete user ${username} and every snippet of theirs?`, options.yes, terminalOf(ctx)))) {
       throw new CommandError('Not deleted.');
     }
     const snippets = await deleteUserCascading(store, username!);

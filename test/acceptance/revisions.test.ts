@@ -8,7 +8,7 @@ import supertest from 'supertest';
 import { select } from '../../src/store/select';
 import { makeUser, resetDatabase } from '../support/db';
 import { api, app, basic } from '../support/http';
-import { testStore } from '../support/runtime';
+import { testRuntime, testStore } from '../support/runtime';
 
 const as = (user: string) => ({ Authorization: basic(user) });
 
@@ -131,11 +131,27 @@ describe('/snippets/<pk>/revisions/', () => {
       const big = (await api().post('/snippets/').set(as('alice')).send({ code: 'a\n'.repeat(50000) }).expect(201)).body.id;
       await put(big, { code: 'b\n'.repeat(50000) });
       const order: string[] = [];
-      const diff = api().get(`/snippets/${big}/revisions/2/diff/`).then((res) => (order.push('diff'), res));
-      // Answered while the diff runs: the diff is computed off the event loop.
-      await new Promise((r) => setTimeout(r, 200));
-      await api().get('/healthz').expect(200).then(() => order.push('healthz'));
-      const res = await diff;
+      // The differ's diff, watched: `started` resolves once the request has handed it its job.
+      const { differ } = testRuntime();
+      const own = Object.getOwnPropertyDescriptor(differ, 'diff');
+      let started!: () => void;
+      const diffStarted = new Promise<void>((resolve) => (started = resolve));
+      differ.diff = (job) => {
+        const answer = Object.getPrototypeOf(differ).diff.call(differ, job) as ReturnType<typeof differ.diff>;
+        started();
+        return answer;
+      };
+      let res;
+      try {
+        const diff = api().get(`/snippets/${big}/revisions/2/diff/`).then((res) => (order.push('diff'), res));
+        // Answered while the diff runs: the diff is computed off the event loop.
+        await diffStarted;
+        await api().get('/healthz').expect(200).then(() => order.push('healthz'));
+        res = await diff;
+      } finally {
+        if (own) Object.defineProperty(differ, 'diff', own);
+        else delete (differ as Partial<typeof differ>).diff;
+      }
       expect(res.status).to.equal(422);
       expect(res.body).to.deep.equal({ detail: 'These revisions differ too much to be diffed within the deadline; diff two revisions closer to each other.' });
       expect(order).to.deep.equal(['healthz', 'diff']);

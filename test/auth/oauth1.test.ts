@@ -1,9 +1,7 @@
 // OAuth 1.0a: requests signed by an independent library (oauth-1.0a) against the app on a real port, and the CLI that makes credentials.
-import { spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { expect } from 'chai';
 import OAuth from 'oauth-1.0a';
 import supertest from 'supertest';
@@ -11,10 +9,10 @@ import { createConsumer, createToken, pruneNonces, useNonce } from '../../src/au
 import { select } from '../../src/store/select';
 import { makeUser, resetDatabase } from '../support/db';
 import { api, app, basic } from '../support/http';
+import { cliInProcess } from '../support/cli';
 import { serviceEnv, startService, stopService } from '../support/process';
 import { testStore } from '../support/runtime';
 
-const ROOT = path.resolve(__dirname, '../..');
 const CHALLENGE = 'OAuth realm="api"';
 
 interface Creds {
@@ -267,9 +265,9 @@ describe('snippets CLI: createconsumer and createoauth1token', function () {
   this.timeout(600_000);
   let env: NodeJS.ProcessEnv;
 
-  function cli(...args: string[]) {
-    const res = spawnSync(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'server/cli.ts'), ...args], { cwd: ROOT, env, encoding: 'utf8' });
-    return { code: res.status, stdout: res.stdout, stderr: res.stderr, values: Object.fromEntries(res.stdout.trim().split('\n').map((l) => l.split('=', 2))) as Record<string, string> };
+  async function cli(...args: string[]) {
+    const res = await cliInProcess(env, ...args);
+    return { ...res, values: Object.fromEntries(res.stdout.trim().split('\n').map((l) => l.split('=', 2))) as Record<string, string> };
   }
 
   before(() => {
@@ -277,14 +275,14 @@ describe('snippets CLI: createconsumer and createoauth1token', function () {
   });
 
   it('make credentials that a signed request to the service authenticates with', async () => {
-    expect(cli('createuser', 'carol', '--password', 'carolpass').code).to.equal(0);
-    const consumer = cli('createconsumer', 'my app', '--key', 'my-app.key', '--secret', 'consumer-secret-1');
+    expect((await cli('createuser', 'carol', '--password', 'carolpass')).code).to.equal(0);
+    const consumer = await cli('createconsumer', 'my app', '--key', 'my-app.key', '--secret', 'consumer-secret-1');
     expect(consumer).to.include({ code: 0 });
     expect(consumer.values).to.deep.equal({ consumer_key: 'my-app.key', consumer_secret: 'consumer-secret-1' });
-    const generated = cli('createconsumer', 'generated');
+    const generated = await cli('createconsumer', 'generated');
     expect(generated.values.consumer_key).to.match(/^[\w-]{27}$/);
     expect(generated.values.consumer_secret).to.match(/^[\w-]{40}$/);
-    const token = cli('createoauth1token', 'carol', '--consumer', 'my-app.key');
+    const token = await cli('createoauth1token', 'carol', '--consumer', 'my-app.key');
     expect(token).to.include({ code: 0 });
     expect(token.values.oauth_token).to.match(/^[\w-]{27}$/);
     expect(token.values.oauth_token_secret).to.match(/^[\w-]{40}$/);
@@ -304,28 +302,28 @@ describe('snippets CLI: createconsumer and createoauth1token', function () {
     }
   });
 
-  it('exit 1 with one line on an unknown user or consumer or a duplicate key', () => {
+  it('exit 1 with one line on an unknown user or consumer or a duplicate key', async () => {
     const cases: [string[], RegExp][] = [
       [['createoauth1token', 'nobody', '--consumer', 'my-app.key'], /^User "nobody" does not exist\.$/],
       [['createoauth1token', 'carol', '--consumer', 'nope'], /^Consumer "nope" does not exist\.$/],
       [['createconsumer', 'again', '--key', 'my-app.key'], /^A consumer with that key already exists: my-app\.key$/],
     ];
     for (const [args, message] of cases) {
-      const res = cli(...args);
+      const res = await cli(...args);
       expect(res.code, args.join(' ')).to.equal(1);
       expect(res.stderr.trim().split('\n'), args.join(' ')).to.have.length(1);
       expect(res.stderr.trim()).to.match(message);
     }
   });
 
-  it('exit 2 with the reason and the usage on a wrong command line (no --consumer, a bad key or secret)', () => {
+  it('exit 2 with the reason and the usage on a wrong command line (no --consumer, a bad key or secret)', async () => {
     const cases: [string[], RegExp][] = [
       [['createoauth1token', 'carol'], /^snippets createoauth1token: .*--consumer/],
       [['createconsumer', 'bad', '--key', 'has space'], /^snippets createconsumer: --key must be/],
       [['createconsumer', 'bad', '--secret', 'short'], /^snippets createconsumer: --secret must be/],
     ];
     for (const [args, message] of cases) {
-      const res = cli(...args);
+      const res = await cli(...args);
       expect(res.code, args.join(' ')).to.equal(2);
       const lines = res.stderr.trim().split('\n');
       expect(lines, args.join(' ')).to.have.length(2);

@@ -29,8 +29,8 @@ describe('the service under mixed load, every throttle on', function () {
     it(`${name}: 200 concurrent reads, creates (Token, Basic, session) and failed password checks answer as expected, and a GET answers at once afterwards`, async () => {
       const env = serviceEnv({ ...THROTTLES, ...extra });
       const username = `mixed${Date.now()}`;
-      runCli(env, 'createuser', username, '--password', 'mixedpass');
-      const token = runCli(env, 'createtoken', username);
+      await runCli(env, 'createuser', username, '--password', 'mixedpass');
+      const token = await runCli(env, 'createtoken', username);
       service = await startService(env);
       const seed = await fetch(`${service.base}/snippets/`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Token ${token}` }, body: JSON.stringify({ code: 'seed' }) });
       expect(seed.status).to.equal(201);
@@ -51,8 +51,8 @@ describe('the service under mixed load, every throttle on', function () {
   describe('POST /snippets/ while another process holds the SQLite write lock', () => {
     it('answers 503 with Retry-After and a JSON detail once SQLITE_BUSY_TIMEOUT_MS has passed, then 201 when the lock is gone', async () => {
       const env = serviceEnv({ ...THROTTLES, SQLITE_BUSY_TIMEOUT_MS: '200' });
-      runCli(env, 'createuser', 'alice', '--password', 'alicepass');
-      const token = runCli(env, 'createtoken', 'alice');
+      await runCli(env, 'createuser', 'alice', '--password', 'alicepass');
+      const token = await runCli(env, 'createtoken', 'alice');
       service = await startService(env);
       const post = () =>
         fetch(`${service!.base}/snippets/`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Token ${token}` }, body: JSON.stringify({ code: 'x' }) });

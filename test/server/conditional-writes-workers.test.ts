@@ -34,7 +34,7 @@ describe('conditional writes with WEB_CONCURRENCY=2', function () {
       if (process.env.REDIS_URL) await (await testRedis()).flushDb();
       const env = serviceEnv({ WEB_CONCURRENCY: '2', ...(engine === 'MariaDB' ? { DATABASE_URL: process.env.DATABASE_URL! } : {}) });
       if (engine === 'MariaDB') await resetDatabase();
-      runCli(env, 'createuser', 'alice', '--password', 'alicepass');
+      await runCli(env, 'createuser', 'alice', '--password', 'alicepass');
       service = await startService(env);
       const base = service.base;
       const workers = new Set<number>();

@@ -37,8 +37,8 @@ describe('MariaDB stopped, hung or missing a table under a running service', fun
     }
     mariadb = await startMariadb();
     const env = serviceEnv({ DATABASE_URL: mariadb.url, DATABASE_TIMEOUT_MS: '1000', LOG_LEVEL: 'error' });
-    runCli(env, 'createuser', 'alice', '--password', 'alicepass');
-    token = runCli(env, 'createtoken', 'alice');
+    await runCli(env, 'createuser', 'alice', '--password', 'alicepass');
+    token = await runCli(env, 'createtoken', 'alice');
     service = await startService(env, { capture: true });
   });
   after(async () => {

@@ -82,8 +82,8 @@ describe('Redis hung or stopped under a running service (REDIS_URL)', function (
     redis = await startRedis();
     // Every throttle on, so that each request counts in Redis; a short deadline keeps the suite quick.
     const env = serviceEnv({ REDIS_URL: redis.url, REDIS_TIMEOUT_MS: '500', THROTTLE_ANON: '1000/minute', THROTTLE_USER: '1000/minute', LOG_LEVEL: 'silent' });
-    runCli(env, 'createuser', 'alice', '--password', 'alicepass');
-    token = runCli(env, 'createtoken', 'alice');
+    await runCli(env, 'createuser', 'alice', '--password', 'alicepass');
+    token = await runCli(env, 'createtoken', 'alice');
     service = await startService(env);
   });
   after(async () => {
@@ -152,8 +152,8 @@ describe('a Redis address that accepts connections and never answers (a black ho
   it('the service starts and serves, the login form and /readyz are 503; once Redis answers, the stalled connection is started again', async () => {
     const port = (proxy!.address() as AddressInfo).port;
     const env = serviceEnv({ REDIS_URL: `redis://127.0.0.1:${port}/0`, REDIS_TIMEOUT_MS: '500', THROTTLE_ANON: '1000/minute', LOG_LEVEL: 'silent' });
-    runCli(env, 'createuser', 'alice', '--password', 'alicepass');
-    const token = runCli(env, 'createtoken', 'alice');
+    await runCli(env, 'createuser', 'alice', '--password', 'alicepass');
+    const token = await runCli(env, 'createtoken', 'alice');
     service = await startService(env, { probe: '/healthz' });
     await expectServedWithoutRedis(service.base, token);
     silent = false;

@@ -1,12 +1,11 @@
 // The service log: JSON lines, one access record per request, X-Request-Id, errors as one record, LOG_LEVEL, no credentials.
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { expect } from 'chai';
 import sqlite3 from 'sqlite3';
 import { api, basic } from '../support/http';
 import { makeUser, resetDatabase } from '../support/db';
 import { csrfFrom } from '../support/pages';
-import { runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
+import { MAIN, runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
 import { suiteLogRecords } from '../support/log';
 import { createLogger } from '../../src/log';
 
@@ -36,8 +35,8 @@ describe('the service log', function () {
 
   it('at LOG_LEVEL=debug: one JSON access record per request, and no password, token, session id, CSRF token or client secret', async () => {
     const env = serviceEnv({ LOG_LEVEL: 'debug', THROTTLE_LOGIN: '1000/minute' });
-    runCli(env, 'createuser', 'alice', '--password', 'S3cret-alice-pass');
-    runCli(env, 'createclient', 'app', '--client-id', 'log-client', '--client-secret', 'S3cret-client-secret');
+    await runCli(env, 'createuser', 'alice', '--password', 'S3cret-alice-pass');
+    await runCli(env, 'createclient', 'app', '--client-id', 'log-client', '--client-secret', 'S3cret-client-secret');
     service = await startService(env, { capture: true });
     const base = service.base;
     const basicOf = (pw: string) => `Basic ${Buffer.from(`alice:${pw}`).toString('base64')}`;
@@ -146,8 +145,7 @@ describe('the service log', function () {
   it('on a terminal: pretty lines, not JSON', async function () {
     const env = serviceEnv({ LOG_LEVEL: 'info', PORT: '0' });
     // script(1) gives the service a pseudo-terminal for its stdout; it stops at once (SIGTERM to itself).
-    const main = path.resolve(__dirname, '../../server/main.ts');
-    const command = `${process.execPath} --require tsx/cjs -e "require('${main}'); setTimeout(() => process.kill(process.pid, 'SIGTERM'), 3000)"`;
+    const command = `${process.execPath} -e "require('${MAIN}'); setTimeout(() => process.kill(process.pid, 'SIGTERM'), 3000)"`;
     const out = await new Promise<string>((resolve) => {
       const child = spawn('script', ['-qec', command, '/dev/null'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
       let text = '';

@@ -27,7 +27,7 @@ describe('sessions and throttle counters in Redis (REDIS_URL)', function () {
 
   it('a session made on one process is kept in Redis (sess:<id>, expiring with the cookie) and works on the other', async () => {
     const env = serviceEnv({ REDIS_URL: process.env.REDIS_URL! });
-    runCli(env, 'createuser', 'alice', '--password', 'alicepass');
+    await runCli(env, 'createuser', 'alice', '--password', 'alicepass');
     [one, two] = await Promise.all([startService(env), startService(env)]);
     const cookie = await loginThroughForm(one.base, 'alice', 'alicepass');
     const keys = await (await redis()).keys('sess:*');

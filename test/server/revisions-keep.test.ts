@@ -13,7 +13,7 @@ describe('SNIPPET_REVISIONS_KEEP=2', function () {
 
   it('keeps the two newest revisions of each snippet; the older ones answer 404 and cannot be diffed from', async () => {
     const env = serviceEnv({ SNIPPET_REVISIONS_KEEP: '2' });
-    runCli(env, 'createuser', 'alice', '--password', 'alicepass');
+    await runCli(env, 'createuser', 'alice', '--password', 'alicepass');
     service = await startService(env);
     const base = service.base;
     const created = await fetch(`${base}/snippets/`, { method: 'POST', headers: AUTH, body: JSON.stringify({ code: 'v1' }) });

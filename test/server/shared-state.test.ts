@@ -38,7 +38,7 @@ describe('two service processes on one database', function () {
 
   it('a session made on one process works on the other, for reads and CSRF-checked writes', async () => {
     const env = serviceEnv();
-    runCli(env, 'createuser', 'alice', '--password', 'alicepass');
+    await runCli(env, 'createuser', 'alice', '--password', 'alicepass');
     [one, two] = await Promise.all([startService(env), startService(env)]);
     const cookie = await loginThroughForm(one.base, 'alice', 'alicepass');
     const { pageUser, created } = await createWithSession(two.base, cookie, 'across processes');
@@ -60,7 +60,7 @@ describe('two service processes on one database', function () {
   it("WEB_CONCURRENCY=2: a client's diffs in flight on one worker count on the other (EXPENSIVE_CONCURRENCY)", async () => {
     // Diffs with no bound but a ten-minute deadline: the two long ones run until the service stops.
     const env = serviceEnv({ WEB_CONCURRENCY: '2', EXPENSIVE_CONCURRENCY: '2', DIFF_TIMEOUT_MS: '600000', DIFF_MAX_CHANGED_LINES: '0', SHUTDOWN_TIMEOUT_MS: '1000' });
-    runCli(env, 'createuser', 'alice', '--password', 'alicepass');
+    await runCli(env, 'createuser', 'alice', '--password', 'alicepass');
     one = await startService(env);
     const base = one.base;
     await bothWorkersUp(base);

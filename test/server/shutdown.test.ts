@@ -25,7 +25,7 @@ describe('stopping the service and slow clients', function () {
 
   async function start(extra: Record<string, string>): Promise<ServiceProcess> {
     const env = serviceEnv({ LOG_LEVEL: 'info', ...extra });
-    runCli(env, 'createuser', 'alice', '--password', 'alicepass');
+    await runCli(env, 'createuser', 'alice', '--password', 'alicepass');
     return (service = await startService(env, { capture: true }));
   }
 

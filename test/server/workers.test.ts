@@ -3,18 +3,16 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import path from 'node:path';
 import { expect } from 'chai';
-import { runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
+import { MAIN, runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
 import { freePort, heldCreate, parseAnswer, within } from '../support/raw-http';
 
-const ROOT = path.resolve(__dirname, '../..');
 const basic = `Basic ${Buffer.from('alice:alicepass').toString('base64')}`;
 
-/** The workers of the primary `pid`: the processes it started that run server/main.ts (tsx starts esbuild too). */
+/** The workers of the primary `pid`: the processes it started that run dist/server/main.js. */
 function workers(pid: number): number[] {
   const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
-  return children.filter((child) => readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('main.ts'));
+  return children.filter((child) => readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('main.js'));
 }
 
 /** Resolves once `count` different workers have answered: startService waits for one only. */
@@ -41,7 +39,7 @@ describe('the workers of WEB_CONCURRENCY', function () {
     await new Promise<void>((resolve) => holder.listen(port, '127.0.0.1', resolve));
     try {
       const env = { ...serviceEnv({ WEB_CONCURRENCY: '2', LOG_LEVEL: 'info' }), PORT: String(port) };
-      const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'server/main.ts')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       child.stdout.on('data', (c: Buffer) => (output += c.toString()));
       child.stderr.on('data', (c: Buffer) => (output += c.toString()));
@@ -77,7 +75,7 @@ describe('the workers of WEB_CONCURRENCY', function () {
 
   it('SIGTERM to the primary lets a request in flight in a worker finish, then every process exits 0', async () => {
     const env = serviceEnv({ WEB_CONCURRENCY: '2', LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '600000' });
-    runCli(env, 'createuser', 'alice', '--password', 'alicepass');
+    await runCli(env, 'createuser', 'alice', '--password', 'alicepass');
     service = await startService(env, { capture: true });
     await within(120_000, 'both workers serving', serving(service.base, 2));
     const held = await heldCreate(service.base, basic, 'in a stopping worker');

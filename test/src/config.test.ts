@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { CONFIG_VARIABLES, loadConfig } from '../../src/config';
+import { MAIN } from '../support/process';
 
 const ROOT = path.resolve(__dirname, '../..');
 const SECRET = { SECRET_KEY: 's'.repeat(40) };
@@ -144,10 +145,10 @@ describe('the documented configuration', () => {
   });
 });
 
-describe('server/main.ts with a bad variable', function () {
+describe('the service (dist/server/main.js) with a bad variable', function () {
   this.timeout(600_000);
   it('exits 1 with one line on stderr naming it', () => {
-    const res = spawnSync(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'server/main.ts')], {
+    const res = spawnSync(process.execPath, [MAIN], {
       env: { ...process.env, ...SECRET, PORT: 'eighty' },
       encoding: 'utf8',
     });

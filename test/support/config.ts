@@ -8,7 +8,9 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     REDIS_URL: process.env.REDIS_URL,
     SECRET_KEY: 'test-secret-key-test-secret-key-test-secret-key',
     LOG_LEVEL: 'silent',
-    HIGHLIGHT_TIMEOUT_MS: '2000',
+    // A deadline no ordinary rendering or diff meets on a busy machine (two suites, a worker each, on two cores: 2 s was
+    // met), and that the adversarial inputs of the deadline tests (45 s of Java, a diff of 100,000 changed lines) pass.
+    HIGHLIGHT_TIMEOUT_MS: '10000',
     // Tests log in many times a minute; the throttle tests set their own limits.
     THROTTLE_LOGIN: '10000/minute',
     ...overrides,

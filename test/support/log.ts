@@ -1,5 +1,6 @@
 // The suite's log: every app the tests build logs at debug into memory, and every credential that crosses the wire
-// (sent by a test or handed out by the app) is noted, so a root hook can prove none of them was ever logged.
+// (sent by a test or handed out by the app) is noted, so a root hook can prove none of them was ever logged, naming the
+// test in which one was (test/setup.ts).
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { createLogger } from '../../src/log';
 
@@ -93,9 +94,41 @@ export function noting(app: RequestListener): RequestListener {
   };
 }
 
+const inText = (text: string, c: string) => text.includes(c) || text.includes(JSON.stringify(c).slice(1, -1));
+
 /** The credentials noted so far that appear in the suite's log, as they are or as JSON escapes them. */
 export function leakedCredentials(): { credentials: number; records: number; leaked: string[] } {
   const text = lines.join('');
-  const leaked = [...credentials].filter((c) => text.includes(c) || text.includes(JSON.stringify(c).slice(1, -1)));
+  const leaked = [...credentials].filter((c) => inText(text, c));
   return { credentials: credentials.size, records: lines.length, leaked };
+}
+
+/** What the last newLeaks() call had seen: the log up to `checkedLines`, and the credentials then. */
+let checkedLines = 0;
+let checkedText = '';
+const checkedCredentials = new Set<string>();
+
+/**
+ * The credentials that reached the log since the last call (after each test: so the test that logged one is named): a
+ * new line holding any credential, or a credential noted since in any line.
+ */
+export function newLeaks(): string[] {
+  const added = lines.slice(checkedLines).join('');
+  checkedLines = lines.length;
+  checkedText += added;
+  const leaked: string[] = [];
+  for (const c of credentials) {
+    if (inText(checkedCredentials.has(c) ? added : checkedText, c)) leaked.push(c);
+    checkedCredentials.add(c);
+  }
+  return leaked;
+}
+
+/** Empties the log and the credentials (after each test file, checked: a worker runs many files). */
+export function forgetLog(): void {
+  lines.length = 0;
+  credentials.clear();
+  checkedLines = 0;
+  checkedText = '';
+  checkedCredentials.clear();
 }

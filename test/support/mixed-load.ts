@@ -1,6 +1,9 @@
 // 200 requests of every kind at once against a running service: reads, Token/Basic/session creates, failed password checks.
 import { csrfFrom, loginThroughForm } from './pages';
 
+/** A bound for a request that hangs, not a measure: 200 at once on a busy 2-core machine took over 30 s each. */
+const BOUND_MS = 120_000;
+
 export interface MixedOutcome {
   /** "kind status" → count, e.g. "token-create 201". */
   statuses: Record<string, number>;
@@ -32,18 +35,18 @@ export async function mixedLoad(base: string, user: { username: string; password
   const csrf = csrfFrom(page);
   const json = { 'Content-Type': 'application/json' };
   const kinds: [string, (i: number) => Promise<Response>][] = [
-    ['read', (i) => fetch(`${base}/snippets/${i % 2 ? '' : `${snippetId}/`}`, { signal: AbortSignal.timeout(30000) })],
+    ['read', (i) => fetch(`${base}/snippets/${i % 2 ? '' : `${snippetId}/`}`, { signal: AbortSignal.timeout(BOUND_MS) })],
     ['token-create', (i) => create({ ...json, Authorization: `Token ${user.token}` }, `token ${i}`)],
     ['basic-create', (i) => create({ ...json, Authorization: basicHeader(user.username, user.password) }, `basic ${i}`)],
     ['session-create', (i) => create({ ...json, Cookie: cookie, 'X-CSRFToken': csrf }, `session ${i}`)],
     [
       'failed-token-auth',
-      (i) => fetch(`${base}/api-token-auth/`, { method: 'POST', headers: { ...json, ...guesser(i) }, body: JSON.stringify({ username: user.username, password: `wrong ${i}` }), signal: AbortSignal.timeout(30000) }),
+      (i) => fetch(`${base}/api-token-auth/`, { method: 'POST', headers: { ...json, ...guesser(i) }, body: JSON.stringify({ username: user.username, password: `wrong ${i}` }), signal: AbortSignal.timeout(BOUND_MS) }),
     ],
-    ['failed-basic', (i) => fetch(`${base}/users/`, { headers: { ...guesser(i), Authorization: basicHeader(user.username, `wrong ${i}`) }, signal: AbortSignal.timeout(30000) })],
+    ['failed-basic', (i) => fetch(`${base}/users/`, { headers: { ...guesser(i), Authorization: basicHeader(user.username, `wrong ${i}`) }, signal: AbortSignal.timeout(BOUND_MS) })],
   ];
   function create(headers: Record<string, string>, code: string): Promise<Response> {
-    return fetch(`${base}/snippets/`, { method: 'POST', headers, body: JSON.stringify({ code }), signal: AbortSignal.timeout(30000) });
+    return fetch(`${base}/snippets/`, { method: 'POST', headers, body: JSON.stringify({ code }), signal: AbortSignal.timeout(BOUND_MS) });
   }
   const outcome: MixedOutcome = { statuses: {}, failures: [], created: [] };
   await Promise.all(

@@ -1,11 +1,15 @@
-// The service as its own process (server/main.ts under tsx), on a SQLite file, for tests of process behaviour.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+// The service as its own process (the built dist/server/main.js, as `npm start` runs it), on a SQLite file, for tests of
+// process behaviour. The root hook builds dist/ first when a source is newer (test/support/dist.ts).
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { runCliAsync } from './cli';
 import { freePort } from './ports';
 
 const ROOT = path.resolve(__dirname, '../..');
+/** The service's entry point, built: starting it costs no compilation (under tsx each start compiled every module). */
+export const MAIN = path.join(ROOT, 'dist/server/main.js');
 
 export interface ServiceProcess {
   child: ChildProcess;
@@ -28,11 +32,13 @@ export function serviceEnv(extra: Record<string, string> = {}): NodeJS.ProcessEn
   };
 }
 
-/** Runs an admin command; returns what it printed. */
-export function runCli(env: NodeJS.ProcessEnv, ...args: string[]): string {
-  const res = spawnSync(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'server/cli.ts'), ...args], { env, encoding: 'utf8' });
-  if (res.status !== 0) throw new Error(`cli ${args.join(' ')}: ${res.stderr}`);
-  return res.stdout.trim();
+/**
+ * Runs an admin command on the service's database, in this process (runCommandLine): returns what it printed, trimmed.
+ * Asynchronous, so the test's open connections keep being served meanwhile (a blocked event loop outlived the service's
+ * keep-alive: undici then reused a socket the service had closed, "fetch failed … other side closed").
+ */
+export function runCli(env: NodeJS.ProcessEnv, ...args: string[]): Promise<string> {
+  return runCliAsync(env, ...args);
 }
 
 /** `probe`: the path whose 200 says the service is up; /healthz for a service meant to start while Redis is away (/readyz then says 503). */
@@ -54,7 +60,7 @@ async function startOnce(env: NodeJS.ProcessEnv, opts: StartOptions, port: numbe
   const fullEnv = { ...env, PORT: String(port) };
   // stderr is always read, to see EADDRINUSE; without `capture` it is passed on, as inheriting it did.
   const stdio = opts.capture ? (['ignore', 'pipe', 'pipe'] as const) : (['ignore', 'ignore', 'pipe'] as const);
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'server/main.ts')], { env: fullEnv, stdio: [...stdio] });
+  const child = spawn(process.execPath, [MAIN], { env: fullEnv, stdio: [...stdio] });
   const chunks: Buffer[] = [];
   const errors: Buffer[] = [];
   child.stdout?.on('data', (c: Buffer) => chunks.push(c));
@@ -82,6 +88,24 @@ async function startOnce(env: NodeJS.ProcessEnv, opts: StartOptions, port: numbe
     await new Promise((r) => setTimeout(r, 100));
   }
   return { child, base, env: fullEnv, exited, output: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+/** Resolves once the service (started with `capture`) has written `text`: at once if it has, else on the output that holds it. */
+export function written(s: ServiceProcess, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (!s.output().includes(text)) return false;
+      s.child.stdout?.off('data', check);
+      s.child.stderr?.off('data', check);
+      resolve();
+      return true;
+    };
+    if (check()) return;
+    // After the output's own listeners (added first), so output() holds the chunk.
+    s.child.stdout?.on('data', check);
+    s.child.stderr?.on('data', check);
+    void s.exited.then(() => check() || reject(new Error(`the service exited without writing ${JSON.stringify(text)}`)));
+  });
 }
 
 export async function stopService(s: ServiceProcess): Promise<void> {

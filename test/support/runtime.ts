@@ -1,6 +1,6 @@
-// A runtime per top-level suite, on a fresh database (in-memory SQLite, or DATABASE_URL's emptied), closed after it;
-// and apps built from it per test, so no in-memory counter or cache outlives the test that filled it.
-import type { Suite } from 'mocha';
+// A runtime per test file, on a fresh database (in-memory SQLite, or DATABASE_URL's emptied), closed after it (the root
+// hooks of test/setup.ts); and apps built from it per test, so no in-memory counter or cache outlives the test that
+// filled it.
 import { createApp } from '../../server/app';
 import { CredentialCache } from '../../src/credential-cache';
 import { createRuntime, expensiveLimit, type Runtime } from '../../src/runtime';
@@ -27,20 +27,17 @@ export function runtimeWith(overrides: Record<string, string> = {}, now: () => n
   return { ...base, config, now, credentials: new CredentialCache(), expensive };
 }
 
-/** Opens the suite's runtime before its own hooks run, and closes it after them. */
-export function withOwnRuntime(suite: Suite): void {
-  suite.beforeAll('a runtime of its own', async () => {
-    current = createRuntime(testConfig(), { log: suiteLogger });
-    await migrate(current.store);
-  });
-  // Mocha runs a suite's before-all hooks in the order they were added: this one goes first.
-  const hooks = (suite as unknown as { _beforeAll: unknown[] })._beforeAll;
-  hooks.unshift(hooks.pop());
-  suite.afterAll('close its runtime', async () => {
-    await current?.close();
-    current = undefined;
-    forgetApps();
-  });
+/** Opens the runtime of the test file about to run, migrated (a root before-all hook: before the file's own hooks). */
+export async function openFileRuntime(): Promise<void> {
+  current = createRuntime(testConfig(), { log: suiteLogger });
+  await migrate(current.store);
+}
+
+/** Closes it, after the file's own hooks. */
+export async function closeFileRuntime(): Promise<void> {
+  await current?.close();
+  current = undefined;
+  forgetApps();
 }
 
 const apps = new Map<string, ReturnType<typeof createApp>>();

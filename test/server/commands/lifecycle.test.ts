@@ -15,11 +15,11 @@ describe('deactivateuser and activateuser, over HTTP', function () {
 
   it('a deactivated user gets 401 by Basic, Token, OAuth 2.0, OAuth 1.0a and session, and no new credential; activated, all work again', async () => {
     const env = serviceEnv({ AUTH_SCHEMES: 'basic,session,token,oauth2,oauth1', THROTTLE_LOGIN: '1000/minute' });
-    runCli(env, 'createuser', 'alice', '--password', 'alice-password');
-    const token = runCli(env, 'createtoken', 'alice');
-    runCli(env, 'createclient', 'app', '--client-id', 'app-client', '--client-secret', 'app-client-secret');
-    const consumer = lines(runCli(env, 'createconsumer', 'app'));
-    const oauth1 = lines(runCli(env, 'createoauth1token', 'alice', '--consumer', consumer.consumer_key!));
+    await runCli(env, 'createuser', 'alice', '--password', 'alice-password');
+    const token = await runCli(env, 'createtoken', 'alice');
+    await runCli(env, 'createclient', 'app', '--client-id', 'app-client', '--client-secret', 'app-client-secret');
+    const consumer = lines(await runCli(env, 'createconsumer', 'app'));
+    const oauth1 = lines(await runCli(env, 'createoauth1token', 'alice', '--consumer', consumer.consumer_key!));
     service = await startService(env);
     const base = service.base;
     const grant = (username: string) =>
@@ -52,7 +52,7 @@ describe('deactivateuser and activateuser, over HTTP', function () {
 
     expect(await statuses()).to.deep.equal({ basic: 201, token: 201, oauth2: 201, oauth1: 201, session: 201 });
 
-    expect(runCli(env, 'deactivateuser', 'alice')).to.equal('Deactivated user alice.');
+    expect(await runCli(env, 'deactivateuser', 'alice')).to.equal('Deactivated user alice.');
     expect(await statuses()).to.deep.equal({ basic: 401, token: 401, oauth2: 401, oauth1: 401, session: 401 });
     const refused = await schemes.token();
     expect(refused.headers.get('www-authenticate')).to.equal('Basic realm="api"');
@@ -62,7 +62,7 @@ describe('deactivateuser and activateuser, over HTTP', function () {
     const tokenAuth = await fetch(`${base}/api-token-auth/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"username":"alice","password":"alice-password"}' });
     expect(tokenAuth.status).to.equal(400);
 
-    expect(runCli(env, 'activateuser', 'alice')).to.equal('Activated user alice.');
+    expect(await runCli(env, 'activateuser', 'alice')).to.equal('Activated user alice.');
     expect(await statuses()).to.deep.equal({ basic: 201, token: 201, oauth2: 201, oauth1: 201, session: 201 });
   });
 });
