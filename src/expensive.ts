@@ -2,7 +2,6 @@
 // refused 429 with Retry-After (docs/configuration.md, "Diffs and searches"). Counted where the throttles count
 // (src/store/counters.ts): in Redis, or in the cluster primary's memory, so the limit holds across processes.
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Context } from './context';
 import type { Logger } from './log';
 import { Throttled } from './refusal';
 import { counterKey, type CounterOptions } from './store/counters';
@@ -20,7 +19,7 @@ const RETRY_AFTER_SECONDS = 1;
 const RELEASE_MARGIN_MS = 1000;
 
 /** Who a request is charged to, as the throttles key it (server/auth/throttle.ts): the user, or the client's address. */
-export function clientOf(ctx: Pick<Context, 'user' | 'address'>): string {
+export function clientOf(ctx: { user: { id: number } | null; address?: string }): string {
   return ctx.user ? counterKey('u', String(ctx.user.id)) : counterKey('a', ctx.address ?? '');
 }
 
