@@ -123,6 +123,16 @@ const EnvSchema = z.object({
    * answers 503 with Retry-After rather than waiting for a server that does not answer.
    */
   DATABASE_TIMEOUT_MS: integer(100, 600000, 5000),
+  /**
+   * MySQL/MariaDB: connections per process (to each server read) of the searches' own pool: searches never take the
+   * read pool's connections, nor wait in its line (SQLite: one reader of their own).
+   */
+  SEARCH_POOL_MAX: integer(1, 1000, 2),
+  /**
+   * The deadline of one statement of a search (a list with `search` terms), its wait for the search lane included: past
+   * it the statement is stopped in the engine and the request answers 503 with Retry-After.
+   */
+  SEARCH_TIMEOUT_MS: integer(100, 600000, 2000),
   /** redis://[user:pass@]host:port[/db] (rediss:// for TLS): sessions and throttle counters live there; unset, in the database. */
   REDIS_URL: z.preprocess(
     (v) => (v === '' ? undefined : v),

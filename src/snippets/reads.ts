@@ -99,12 +99,12 @@ function upToKey(descending: boolean, key: Key): { where: string; params: unknow
 async function rowsAfter<T>(store: Store, columns: string, after: Key | undefined, limit: number, selection: ListSelection): Promise<{ rows: T[]; last?: Key; more: boolean }> {
   const { where, params } = await narrowed(selection, { ...(after ? afterKey(selection, after) : selection), descending: selection.descending }, limit + 1);
   const order = orderOf(selection.descending);
-  const sized = await select<Key & { size: number | string }>(store, `SELECT s.id, s.created, ${rowBytes('s')} AS size ${SNIPPET_FROM(store)}${whereOf(where)} ${order} LIMIT ?`, [...params, limit + 1]);
+  const sized = await select<Key & { size: number | string }>(store, `SELECT s.id, s.created, ${rowBytes('s')} AS size ${SNIPPET_FROM(store)}${whereOf(where)} ${order} LIMIT ?`, [...params, limit + 1], selection.kind);
   const kept = rowsWithin(sized.map((r) => r.size), limit);
   if (!kept) return { rows: [], more: false };
   const lastKept = sized[kept - 1]!;
   const upTo = upToKey(selection.descending, lastKept);
-  const rows = await select<T & Key>(store, `SELECT ${columns}, s.created ${SNIPPET_FROM(store)}${whereOf([...where.map((w) => `(${w})`), upTo.where])} ${order} LIMIT ?`, [...params, ...upTo.params, kept]);
+  const rows = await select<T & Key>(store, `SELECT ${columns}, s.created ${SNIPPET_FROM(store)}${whereOf([...where.map((w) => `(${w})`), upTo.where])} ${order} LIMIT ?`, [...params, ...upTo.params, kept], selection.kind);
   const last = rows[rows.length - 1];
   // A snippet added or deleted between the two statements moves the page's end: the cursor is the last row sent.
   const more = sized.length > kept || (last !== undefined && Number(last.id) !== Number(lastKept.id));
@@ -140,7 +140,7 @@ export async function previousCursor(store: Store, limit: number, cursor: string
     descending: !selection.descending,
   };
   const { where, params } = await narrowed(selection, bounds, limit + 1);
-  const rows = await select<Key & { size: number | string }>(store, `SELECT s.id, s.created, ${rowBytes('s')} AS size FROM snippets s${whereOf(where)} ${orderOf(!selection.descending)} LIMIT ?`, [...params, limit + 1]);
+  const rows = await select<Key & { size: number | string }>(store, `SELECT s.id, s.created, ${rowBytes('s')} AS size FROM snippets s${whereOf(where)} ${orderOf(!selection.descending)} LIMIT ?`, [...params, limit + 1], selection.kind);
   if (!rows.length) return undefined;
   // The page before holds what fits in a page (PAGE_BYTES), as a page read forwards from its cursor does.
   const before = rows[rowsWithin(rows.map((r) => r.size), limit)];

@@ -1,5 +1,6 @@
 // SQLite's search through the FTS5 trigram index: a selective query hands the list the ids of its matches; a common
 // one is read along the list's order, window by window, each window's matches asked of the index by rowid range.
+// Every statement here runs on the search lane (src/store/database.ts Lane).
 import type { Store } from '../store/database';
 import { select } from '../store/select';
 
@@ -34,7 +35,7 @@ const idsIn = (ids: number[]): Condition => ({ where: 's.id IN (SELECT value FRO
 
 /** How the list uses the index for an FTS5 query `match` (terms as FTS5 strings, joined by AND). */
 export async function searchIndex(store: Store, match: string): Promise<Condition | SearchIndexUse> {
-  const rows = await select<{ id: number }>(store, 'SELECT rowid AS id FROM snippet_search WHERE snippet_search MATCH ? LIMIT ?', [match, FEW_MATCHES + 1]);
+  const rows = await select<{ id: number }>(store, 'SELECT rowid AS id FROM snippet_search WHERE snippet_search MATCH ? LIMIT ?', [match, FEW_MATCHES + 1], 'search');
   if (rows.length <= FEW_MATCHES) return idsIn(rows.map((r) => r.id));
   return {
     whole: { where: 's.id IN (SELECT rowid FROM snippet_search WHERE snippet_search MATCH ?)', params: [match] },
@@ -56,10 +57,10 @@ async function walk(store: Store, match: string, bounds: Bounds, wanted: number)
   for (let window = FIRST_WINDOW; ; window = Math.min(window * 2, LARGEST_WINDOW)) {
     const where = last ? [...within, `(s.created ${cmp} ? OR (s.created = ? AND s.id ${cmp} ?))`] : within;
     const params = last ? [...bounds.params, last.created, last.created, last.id] : bounds.params;
-    const rows = await select<{ id: number; created: unknown }>(store, `SELECT s.id, s.created FROM snippets s${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ${order} LIMIT ?`, [...params, window]);
+    const rows = await select<{ id: number; created: unknown }>(store, `SELECT s.id, s.created FROM snippets s${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ${order} LIMIT ?`, [...params, window], 'search');
     if (!rows.length) break;
     const ids = rows.map((r) => r.id);
-    const hits = await select<{ id: number }>(store, 'SELECT rowid AS id FROM snippet_search WHERE snippet_search MATCH ? AND rowid BETWEEN ? AND ?', [match, Math.min(...ids), Math.max(...ids)]);
+    const hits = await select<{ id: number }>(store, 'SELECT rowid AS id FROM snippet_search WHERE snippet_search MATCH ? AND rowid BETWEEN ? AND ?', [match, Math.min(...ids), Math.max(...ids)], 'search');
     const matching = new Set(hits.map((r) => r.id));
     found.push(...ids.filter((id) => matching.has(id)));
     if (found.length >= wanted || rows.length < window) break;

@@ -2,11 +2,14 @@
 // the search (docs/api.md, "Finding snippets"), with the list's direction and the key its cursors carry.
 import { filterKey, isShortTerm, parseInstant, searchTerms, type SnippetFilters } from './query';
 import { isSqlite, type Store } from '../store/database';
+import type { ReadKind } from '../store/select';
 import { searchIndex, type SearchIndexUse } from './search-index';
 
 /**
  * What a list selects and in which direction; `key` binds its cursors to it (none for the plain list). `index`, when
- * present, is one more condition, worked out for each page (src/snippets/search-index.ts).
+ * present, is one more condition, worked out for each page (src/snippets/search-index.ts). `kind` is 'search' for a
+ * list with search terms: its statements run on the search lane (src/store/database.ts Lane), never on the readers of
+ * detail reads and plain lists.
  */
 export interface ListSelection {
   where: string[];
@@ -14,6 +17,7 @@ export interface ListSelection {
   descending: boolean;
   key?: string;
   index?: SearchIndexUse;
+  kind?: ReadKind;
 }
 
 export const PLAIN_LIST: ListSelection = { where: [], params: [], descending: false };
@@ -95,8 +99,9 @@ export async function selectionOf(store: Store, filters: SnippetFilters): Promis
     where.push('s.created < ?');
     params.push(createdParam(store, before));
   }
-  const search = await searchConditions(store, searchTerms(filters.search));
+  const terms = searchTerms(filters.search);
+  const search = await searchConditions(store, terms);
   where.push(...search.where);
   params.push(...search.params);
-  return { where, params, descending: filters.ordering === '-created', key: filterKey(filters), index: search.index };
+  return { where, params, descending: filters.ordering === '-created', key: filterKey(filters), index: search.index, kind: terms.length ? 'search' : 'read' };
 }

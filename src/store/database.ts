@@ -1,4 +1,5 @@
-// The connections a runtime holds. SQLite: one writer (Sequelize's) and two readers. MySQL/MariaDB: Sequelize's pool and a read pool.
+// The connections a runtime holds. SQLite: one writer (Sequelize's), two readers and a search reader. MySQL/MariaDB:
+// Sequelize's pool, a read pool and a search pool.
 import { Sequelize, type Options } from 'sequelize';
 import { createPool, type ConnectionOptions, type Pool, type PoolConnection } from 'mysql2';
 import sqlite3 from 'sqlite3';
@@ -11,29 +12,41 @@ import { mysql2WithDeadline, withDeadline } from './mysql-deadline';
 import { Killer } from './mysql-kill';
 
 type StoreConfig = Pick<Config, 'DATABASE_URL'> &
-  Partial<Pick<Config, 'DATABASE_REPLICA_URLS' | 'DATABASE_POOL_MAX' | 'SQLITE_SYNCHRONOUS' | 'SQLITE_BUSY_TIMEOUT_MS' | 'DATABASE_TIMEOUT_MS' | 'SNIPPET_REVISIONS_KEEP' | 'SNIPPET_REVISIONS_DAILY' | 'USER_QUOTA_BYTES'>>;
+  Partial<Pick<Config, 'DATABASE_REPLICA_URLS' | 'DATABASE_POOL_MAX' | 'SQLITE_SYNCHRONOUS' | 'SQLITE_BUSY_TIMEOUT_MS' | 'DATABASE_TIMEOUT_MS' | 'SEARCH_POOL_MAX' | 'SEARCH_TIMEOUT_MS' | 'SNIPPET_REVISIONS_KEEP' | 'SNIPPET_REVISIONS_DAILY' | 'USER_QUOTA_BYTES'>>;
 
-/** One database, open: what every read and write of the store is handed. */
-export interface Store {
+/**
+ * Connections that SELECTs run on, and their deadline: the store's own (every read), and its search lane (the
+ * statements of a list with `search` terms), so that searches never take the connections, nor wait in the line, of
+ * detail reads, lists and the lookups of who sent a request (docs/configuration.md, "Diffs and searches").
+ */
+export interface Lane {
+  /** SQLite file: the reader connections, opened on first use, those free to take a statement, and the line for them. */
+  readers?: Promise<sqlite3.Database[]>;
+  idleReaders: sqlite3.Database[];
+  readerGate: Gate;
+  /** SQLite file: how many readers the lane opens. */
+  width: number;
+  /** MySQL/MariaDB: pools for SELECTs, one per replica (or DATABASE_URL's), taken in turn. */
+  mysqlReaders: Pool[];
+  nextMysqlReader: number;
+  /**
+   * The deadline of a read, its wait for a connection included (src/store/select.ts). The store's: DATABASE_TIMEOUT_MS
+   * (MySQL/MariaDB: also of a connect, a wait for a pooled connection, a statement); the search lane's: SEARCH_TIMEOUT_MS.
+   */
+  timeoutMs: number;
+}
+
+/** One database, open: what every read and write of the store is handed. The store is its own ordinary read lane. */
+export interface Store extends Lane {
   sequelize: Sequelize;
   /** The models, bound to this database (each store has classes of its own). */
   models: Models;
   /** SQLite: PRAGMAs of every connection to the file (each connection has its own). */
   pragmas: string[];
-  /** SQLite file: the reader connections, opened on first use, those free to take a statement, and the line for them. */
-  readers?: Promise<sqlite3.Database[]>;
-  idleReaders: sqlite3.Database[];
-  readerGate: Gate;
-  /** MySQL/MariaDB: pools for SELECTs, one per replica (or DATABASE_URL's), taken in turn. */
-  mysqlReaders: Pool[];
-  nextMysqlReader: number;
+  /** The searches' own connections: one SQLite reader, or SEARCH_POOL_MAX connections to each MySQL/MariaDB server read. */
+  search: Lane;
   /** MySQL/MariaDB: what ends a stopped statement's connection on its server, one per server (its host:port). */
   killers: Map<string, Killer>;
-  /**
-   * DATABASE_TIMEOUT_MS. MySQL/MariaDB: the deadline of a connect, a wait for a pooled connection, a statement. Both:
-   * the deadline of a read (src/store/select.ts).
-   */
-  timeoutMs: number;
   /** SQLite: the line for the writer connection, one statement at a time (or one transaction, holdWriter). */
   writerGate?: Gate;
   /** SNIPPET_REVISIONS_KEEP: the newest revisions kept per snippet, 0 for all (no thinning). */
@@ -50,9 +63,15 @@ export interface Store {
  * Reader connections per process on a SQLite file. A connection runs one statement at a time, and node-sqlite3 runs
  * each statement on a thread of libuv's pool (4 threads), where a statement waiting for its connection still holds a
  * thread. So every connection is handed one statement at a time and the rest wait here, in line: two readers and the
- * writer then use three threads at most, and a write never queues in libuv behind a backlog of reads.
+ * writer then use three threads at most, and a write never queues in libuv behind a backlog of reads. The search lane's
+ * one reader (SQLITE_SEARCH_READERS) makes four: libuv's pool is then full at worst, still with no read in its queue.
  */
 const SQLITE_READERS = 2;
+/**
+ * The search lane's readers on a SQLite file: one, a search at a time per process (an FTS5 query over a rare term takes
+ * milliseconds, a short term's instr() scan what the rows take, bounded by SEARCH_TIMEOUT_MS).
+ */
+const SQLITE_SEARCH_READERS = 1;
 
 /** A MySQL/MariaDB server's key among the killers: its host and port. */
 function address(c: Pick<ConnectionOptions, 'host' | 'port'>): string {
@@ -97,6 +116,8 @@ export function openStore(config: StoreConfig, highlighter: Highlighter): Store 
   const killers = new Map<string, Killer>();
   let writerGate: Gate | undefined;
   const timeoutMs = config.DATABASE_TIMEOUT_MS ?? 5000;
+  const searchTimeoutMs = config.SEARCH_TIMEOUT_MS ?? 2000;
+  let searchPools: Pool[] = [];
   if (url.startsWith('sqlite:')) {
     const storage = url.slice('sqlite:'.length) || ':memory:';
     // No retries: Sequelize would try a busy write five times, each waiting the busy timeout, where one wait is the bound.
@@ -122,32 +143,34 @@ export function openStore(config: StoreConfig, highlighter: Highlighter): Store 
     const killerAt = (c: ConnectionOptions) => killers.get(address(c));
     // SELECTs run on plain mysql2 pools: on Sequelize's connections, its typeCast hook made mysql2 build an object for
     // every field of every row (a quarter of the CPU of a page of 100 snippets). Dates are read in UTC, as Sequelize's.
-    mysqlReaders = (replicas.length ? replicas : [url]).map((u) => {
-      const s = server(u);
-      return createPool({
-        host: s.host,
-        port: s.port,
-        user: s.username,
-        password: s.password,
-        database: s.database,
-        charset: 'utf8mb4',
-        timezone: 'Z',
-        supportBigNumbers: true,
-        connectionLimit: config.DATABASE_POOL_MAX ?? 10,
-        maxIdle: 0,
-        idleTimeout: 10000,
-        connectTimeout: timeoutMs,
+    const readPools = (size: number, ms: number) =>
+      (replicas.length ? replicas : [url]).map((u) => {
+        const s = server(u);
+        const pool = createPool({
+          host: s.host,
+          port: s.port,
+          user: s.username,
+          password: s.password,
+          database: s.database,
+          charset: 'utf8mb4',
+          timezone: 'Z',
+          supportBigNumbers: true,
+          connectionLimit: size,
+          maxIdle: 0,
+          idleTimeout: 10000,
+          connectTimeout: timeoutMs,
+        });
+        pool.on('connection', (connection) => {
+          withDeadline(connection, ms, killerAt(connection.config));
+          // MariaDB stops a statement past max_statement_time (in seconds) by itself: the bound holds even when the
+          // KILL cannot be sent (no connection left on the server). The pools run only SELECTs; MySQL has no such
+          // variable (its max_execution_time is in milliseconds) and refuses the SET, which changes nothing.
+          connection.query(`SET SESSION max_statement_time = ${ms / 1000}`, () => {});
+        });
+        return pool;
       });
-    });
-    for (const pool of mysqlReaders) {
-      pool.on('connection', (connection) => {
-        withDeadline(connection, timeoutMs, killerAt(connection.config));
-        // MariaDB stops a statement past max_statement_time (in seconds) by itself: the bound holds even when the
-        // KILL cannot be sent (no connection left on the server). The pools run only SELECTs; MySQL has no such
-        // variable (its max_execution_time is in milliseconds) and refuses the SET, which changes nothing.
-        connection.query(`SET SESSION max_statement_time = ${timeoutMs / 1000}`, () => {});
-      });
-    }
+    mysqlReaders = readPools(config.DATABASE_POOL_MAX ?? 10, timeoutMs);
+    searchPools = readPools(config.SEARCH_POOL_MAX ?? 2, searchTimeoutMs);
     sequelize = new Sequelize(url.replace(/^mariadb:/, 'mysql:'), {
       ...common,
       dialect: 'mysql',
@@ -167,10 +190,19 @@ export function openStore(config: StoreConfig, highlighter: Highlighter): Store 
     pragmas,
     idleReaders: [],
     readerGate: new Gate(SQLITE_READERS),
+    width: SQLITE_READERS,
     mysqlReaders,
     nextMysqlReader: 0,
-    killers,
     timeoutMs,
+    search: {
+      idleReaders: [],
+      readerGate: new Gate(SQLITE_SEARCH_READERS),
+      width: SQLITE_SEARCH_READERS,
+      mysqlReaders: searchPools,
+      nextMysqlReader: 0,
+      timeoutMs: searchTimeoutMs,
+    },
+    killers,
     writerGate,
     revisionsKeep: config.SNIPPET_REVISIONS_KEEP ?? 0,
     revisionsDaily: config.SNIPPET_REVISIONS_DAILY ?? 0,
@@ -232,29 +264,30 @@ function openReader(file: string, pragmas: string[]): Promise<sqlite3.Database> 
 }
 
 /**
- * Runs `work` (one statement) on a connection SELECTs may use, under `stop` (src/store/cancellation.ts). For a SQLite
- * file, a free reader: connections of their own that may only read, so a steady stream of reads never queues in front
- * of a write on the writer. A `lookup` (one row by key: the token, the session, the user a request acts as) goes ahead
+ * Runs `work` (one statement) on a connection of `lane` (the store's own, or its search lane), under `stop`
+ * (src/store/cancellation.ts). For a SQLite file, a free reader of the lane: connections of their own that may only
+ * read, so a steady stream of reads never queues in front of a write on the writer. A `lookup` (one row by key: the token, the session, the user a request acts as) goes ahead
  * of the reads in line, so that no request, a write least of all, waits behind other clients' lists just to learn who
  * sent it. Stopped in line, it leaves the line; stopped while it runs, it is interrupted (sqlite3_interrupt: the
  * reader runs only this statement, and is free again as soon as SQLite gives up). In memory, the one database is the
- * writer's, shared with the writes an interrupt would stop too: a stopped read is answered at once but runs to its end.
+ * writer's, shared with the writes an interrupt would stop too: a stopped read is answered at once but runs to its end;
+ * it has no readers, so no lanes either (a search runs there too, under the lane's deadline).
  */
-export async function withReader<T>(open: Store, work: (db: sqlite3.Database) => Promise<T>, lookup: boolean, stop: AbortSignal): Promise<T> {
-  const file = sqliteFile(open);
+export async function withReader<T>(store: Store, lane: Lane, work: (db: sqlite3.Database) => Promise<T>, lookup: boolean, stop: AbortSignal): Promise<T> {
+  const file = sqliteFile(store);
   if (!file) {
-    const writer = await writerConnection(open.sequelize);
+    const writer = await writerConnection(store.sequelize);
     return stoppable(stop, { take: () => Promise.resolve(writer), run: work, halt: () => {}, give: () => {} });
   }
-  if (!open.readers) {
-    open.readers = Promise.all(Array.from({ length: SQLITE_READERS }, () => openReader(file, open.pragmas)));
-    open.idleReaders.push(...(await open.readers));
-  } else await open.readers;
+  if (!lane.readers) {
+    lane.readers = Promise.all(Array.from({ length: lane.width }, () => openReader(file, store.pragmas)));
+    lane.idleReaders.push(...(await lane.readers));
+  } else await lane.readers;
   let interrupting: NodeJS.Timeout | undefined;
   return stoppable(stop, {
     async take() {
-      await open.readerGate.enter(lookup, stop);
-      return open.idleReaders.pop()!;
+      await lane.readerGate.enter(lookup, stop);
+      return lane.idleReaders.pop()!;
     },
     run: work,
     halt(db) {
@@ -272,8 +305,8 @@ export async function withReader<T>(open: Store, work: (db: sqlite3.Database) =>
     },
     give(db) {
       clearInterval(interrupting);
-      open.idleReaders.push(db);
-      open.readerGate.leave();
+      lane.idleReaders.push(db);
+      lane.readerGate.leave();
     },
   });
 }
@@ -289,17 +322,18 @@ export function beforeClose(hook: (connection: sqlite3.Database) => Promise<void
 export async function closeStore(open: Store): Promise<void> {
   if (isSqlite(open)) {
     const writer = await writerConnection(open.sequelize);
-    const readers = open.readers ? await open.readers.catch(() => []) : [];
+    const opened = async (lane: Lane) => (lane.readers ? await lane.readers.catch(() => []) : []);
+    const readers = [...(await opened(open)), ...(await opened(open.search))];
     for (const connection of [writer, ...readers]) for (const hook of closeHooks) await hook(connection);
     await Promise.all(readers.map((db) => new Promise<void>((resolve) => db.close(() => resolve()))));
   }
   for (const killer of open.killers.values()) killer.close();
-  await Promise.all(open.mysqlReaders.map((pool) => pool.promise().end()));
+  await Promise.all([...open.mysqlReaders, ...open.search.mysqlReaders].map((pool) => pool.promise().end()));
   await open.sequelize.close();
 }
 
-/** MySQL/MariaDB: the pool the next SELECT runs on. */
-export function mysqlReader(open: Store): Pool {
+/** MySQL/MariaDB: the pool of `open` (a lane) the next SELECT runs on. */
+export function mysqlReader(open: Lane): Pool {
   return open.mysqlReaders[open.nextMysqlReader++ % open.mysqlReaders.length]!;
 }
 
