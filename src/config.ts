@@ -132,7 +132,7 @@ const EnvSchema = z.object({
    * The deadline of one statement of a search (a list with `search` terms), its wait for the search lane included: past
    * it the statement is stopped in the engine and the request answers 503 with Retry-After.
    */
-  SEARCH_TIMEOUT_MS: integer(100, 600000, 2000),
+  SEARCH_TIMEOUT_MS: integer(100, 600000, 5000),
   /** redis://[user:pass@]host:port[/db] (rediss:// for TLS): sessions and throttle counters live there; unset, in the database. */
   REDIS_URL: z.preprocess(
     (v) => (v === '' ? undefined : v),

@@ -116,7 +116,7 @@ export function openStore(config: StoreConfig, highlighter: Highlighter): Store 
   const killers = new Map<string, Killer>();
   let writerGate: Gate | undefined;
   const timeoutMs = config.DATABASE_TIMEOUT_MS ?? 5000;
-  const searchTimeoutMs = config.SEARCH_TIMEOUT_MS ?? 2000;
+  const searchTimeoutMs = config.SEARCH_TIMEOUT_MS ?? 5000;
   let searchPools: Pool[] = [];
   if (url.startsWith('sqlite:')) {
     const storage = url.slice('sqlite:'.length) || ':memory:';
