@@ -18,7 +18,7 @@ const RETRY_AFTER_SECONDS = 1;
 /** A release this close to the window's end is skipped: the count may already be gone, and a release then would lend the client a slot. */
 const RELEASE_MARGIN_MS = 1000;
 
-/** Who a request is charged to, as the throttles key it (server/auth/throttle.ts): the user, or the client's address. */
+/** Who a request is charged to, here and by the request throttles (server/auth/throttle.ts): the user, or the client's address. */
 export function clientOf(ctx: { user: { id: number } | null; address?: string }): string {
   return ctx.user ? counterKey('u', String(ctx.user.id)) : counterKey('a', ctx.address ?? '');
 }

@@ -4,6 +4,7 @@ import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
 import type { Runtime } from '../../src/runtime';
 import { counter, counterKey, exhaustedFor, waitSeconds, type CounterUse } from '../../src/store/counters';
 import { Throttled } from '../../src/refusal';
+import { clientOf } from '../../src/expensive';
 import { secretKey } from '../../src/store/secret-key';
 import { refusedLoginLog } from './refusal-log';
 
@@ -71,10 +72,9 @@ export function createThrottle(runtime: Runtime): Throttle {
 
   /** A point of the requester's rate (the user's when authenticated, else the address's): the seconds to wait, or 0. */
   const another = async (req: Request): Promise<number> => {
-    const authed = req.requester.user;
-    const l = authed ? userLimiter?.() : anonLimiter?.();
+    const l = req.requester.user ? userLimiter?.() : anonLimiter?.();
     if (!l) return 0;
-    return consume(await l, authed ? counterKey('u', String(authed.id)) : counterKey('a', req.ip ?? ''));
+    return consume(await l, clientOf({ user: req.requester.user, address: req.ip }));
   };
 
   return {
