@@ -61,7 +61,9 @@ function countCalls(body: Buffer, calls: Counts): void {
   }
   if (!Array.isArray(items)) return;
   for (const item of items as { result?: unknown; error?: { data?: { httpStatus?: number; code?: string } } }[]) {
-    calls.add(item.result !== undefined ? 'ok' : String(item.error?.data?.httpStatus ?? item.error?.data?.code ?? 'error'));
+    calls.add(
+      item.result !== undefined ? 'ok' : String(item.error?.data?.httpStatus ?? item.error?.data?.code ?? 'error'),
+    );
   }
 }
 
@@ -78,9 +80,16 @@ const batchCreate: Attack = {
       method: 'POST',
       path: `/trpc/${Array(n).fill('snippets.create').join(',')}?batch=1`,
       headers: token(key),
-      body: JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [String(i), { title: 'batched', code: `x = ${i}\n` }]))),
+      body: JSON.stringify(
+        Object.fromEntries(Array.from({ length: n }, (_, i) => [String(i), { title: 'batched', code: `x = ${i}\n` }])),
+      ),
     });
-    const l = loops(ctx.port, { clients: 2, giveUpMs: 60000, request: (client) => batch(client === 0 ? OVERSIZED_BATCH : SMALL_BATCH), onAnswer: (o) => countCalls(o.body, calls) });
+    const l = loops(ctx.port, {
+      clients: 2,
+      giveUpMs: 60000,
+      request: (client) => batch(client === 0 ? OVERSIZED_BATCH : SMALL_BATCH),
+      onAnswer: (o) => countCalls(o.body, calls),
+    });
     let seconds = 0;
     return {
       stop: async () => {
@@ -91,7 +100,10 @@ const batchCreate: Attack = {
         const created = (await count()) - before;
         const [n, unit] = ctx.throttleUser.split('/') as [string, string];
         const windows = unit === 'second' ? Math.ceil(seconds) + 1 : 1;
-        return { attacker: `${l.outcomes}; calls ${calls}`, notes: `created ${created} in ${seconds.toFixed(1)} s; THROTTLE_USER ${ctx.throttleUser} allows ${Number(n) * windows}` };
+        return {
+          attacker: `${l.outcomes}; calls ${calls}`,
+          notes: `created ${created} in ${seconds.toFixed(1)} s; THROTTLE_USER ${ctx.throttleUser} allows ${Number(n) * windows}`,
+        };
       },
     };
   },
@@ -101,7 +113,9 @@ const batchSearch: Attack = {
   name: 'trpc-batch-search',
   summary: 'anonymous, 1 client: GET /trpc/snippets.list×10?batch=1 of the costly searches, no limit',
   async start(ctx) {
-    const input = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [String(i), { search: COSTLY_SEARCHES[i % COSTLY_SEARCHES.length] }]));
+    const input = Object.fromEntries(
+      Array.from({ length: 10 }, (_, i) => [String(i), { search: COSTLY_SEARCHES[i % COSTLY_SEARCHES.length] }]),
+    );
     const path = `/trpc/${Array(10).fill('snippets.list').join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify(input))}`;
     return plain(loops(ctx.port, { clients: 1, giveUpMs: 120000, request: () => ({ method: 'GET', path }) }));
   },
@@ -111,7 +125,13 @@ const listAll: Attack = {
   name: 'trpc-list-all',
   summary: 'anonymous, 16 clients: GET /trpc/snippets.list without input (every snippet at once)',
   async start(ctx) {
-    return plain(loops(ctx.port, { clients: 16, giveUpMs: 120000, request: () => ({ method: 'GET', path: '/trpc/snippets.list' }) }));
+    return plain(
+      loops(ctx.port, {
+        clients: 16,
+        giveUpMs: 120000,
+        request: () => ({ method: 'GET', path: '/trpc/snippets.list' }),
+      }),
+    );
   },
 };
 
@@ -129,20 +149,38 @@ const abandonedSearches: Attack = {
   summary: `anonymous, 16 clients giving up after 200 ms: GET /snippets/?limit=100&search= ¤, "ret…" (300), ${RARE_TERM}, zq in turn`,
   async start(ctx) {
     const paths = COSTLY_SEARCHES.map((s) => `/snippets/?limit=100&search=${encodeURIComponent(s)}`);
-    return plain(loops(ctx.port, { clients: 16, giveUpMs: 200, request: (client, n) => ({ method: 'GET', path: paths[(client + n) % paths.length]! }) }));
+    return plain(
+      loops(ctx.port, {
+        clients: 16,
+        giveUpMs: 200,
+        request: (client, n) => ({ method: 'GET', path: paths[(client + n) % paths.length]! }),
+      }),
+    );
   },
 };
 
 const bigDiffs: Attack = {
   name: 'diff-50k-lines',
-  summary: 'anonymous, 2 clients: GET /snippets/<pk>/revisions/2/diff/ of two 50,000-line revisions with no line in common',
+  summary:
+    'anonymous, 2 clients: GET /snippets/<pk>/revisions/2/diff/ of two 50,000-line revisions with no line in common',
   async start(ctx) {
-    const attack = loops(ctx.port, { clients: 2, giveUpMs: 120000, request: () => ({ method: 'GET', path: `/snippets/${ctx.seeded.bigDiffId}/revisions/2/diff/` }) });
+    const attack = loops(ctx.port, {
+      clients: 2,
+      giveUpMs: 120000,
+      request: () => ({ method: 'GET', path: `/snippets/${ctx.seeded.bigDiffId}/revisions/2/diff/` }),
+    });
     // Another client's diff of a one-line change meanwhile: the issue saw it answered 422.
-    const probe = loops(ctx.port, { clients: 1, giveUpMs: 30000, request: () => ({ method: 'GET', path: `/snippets/${ctx.seeded.smallDiffId}/revisions/2/diff/` }) });
+    const probe = loops(ctx.port, {
+      clients: 1,
+      giveUpMs: 30000,
+      request: () => ({ method: 'GET', path: `/snippets/${ctx.seeded.smallDiffId}/revisions/2/diff/` }),
+    });
     return {
       stop: () => Promise.all([attack.stop(), probe.stop()]).then(() => undefined),
-      report: async () => ({ attacker: attack.outcomes.toString(), notes: `another client's one-line diff meanwhile: ${probe.outcomes}` }),
+      report: async () => ({
+        attacker: attack.outcomes.toString(),
+        notes: `another client's one-line diff meanwhile: ${probe.outcomes}`,
+      }),
     };
   },
 };
@@ -159,7 +197,13 @@ const bigPuts: Attack = {
       );
       return { n: Number(r!.n), bytes: Number(r!.bytes ?? 0) };
     };
-    const fileSize = () => (ctx.sqliteFile ? [ctx.sqliteFile, `${ctx.sqliteFile}-wal`].reduce((n, f) => n + (statSync(f, { throwIfNoEntry: false })?.size ?? 0), 0) : 0);
+    const fileSize = () =>
+      ctx.sqliteFile
+        ? [ctx.sqliteFile, `${ctx.sqliteFile}-wal`].reduce(
+            (n, f) => n + (statSync(f, { throwIfNoEntry: false })?.size ?? 0),
+            0,
+          )
+        : 0;
     const before = await stored();
     const fileBefore = fileSize();
     const code = (client: number, n: number) => {
@@ -169,7 +213,12 @@ const bigPuts: Attack = {
     const l = loops(ctx.port, {
       clients: PUT_LOOPS,
       giveUpMs: 60000,
-      request: (client, n) => ({ method: 'PUT', path: `/snippets/${ctx.seeded.putIds[client]}/`, headers: token(key), body: JSON.stringify({ title: 'big', code: code(client, n) }) }),
+      request: (client, n) => ({
+        method: 'PUT',
+        path: `/snippets/${ctx.seeded.putIds[client]}/`,
+        headers: token(key),
+        body: JSON.stringify({ title: 'big', code: code(client, n) }),
+      }),
     });
     return {
       stop: () => l.stop(),
@@ -178,7 +227,10 @@ const bigPuts: Attack = {
         const saves = after.n - before.n;
         const grew = after.bytes - before.bytes;
         const file = ctx.sqliteFile ? `; the SQLite file (and WAL) +${mb(fileSize() - fileBefore)}` : '';
-        return { attacker: l.outcomes.toString(), notes: `+${saves} revisions, +${mb(grew)} of code stored${saves ? ` (${(grew / saves / 1000).toFixed(0)} kB a save)` : ''}${file}` };
+        return {
+          attacker: l.outcomes.toString(),
+          notes: `+${saves} revisions, +${mb(grew)} of code stored${saves ? ` (${(grew / saves / 1000).toFixed(0)} kB a save)` : ''}${file}`,
+        };
       },
     };
   },
@@ -196,7 +248,9 @@ const halfClosedCreates: Attack = {
     const client = async (c: number) => {
       for (let n = 0; running; n++) {
         const body = JSON.stringify({ title: 'half-closed', code: `print(${c}, ${n})\n` });
-        outcomes.add(await halfClosed(ctx.port, { method: 'POST', path: '/snippets/', headers: token(key), body }, 2000));
+        outcomes.add(
+          await halfClosed(ctx.port, { method: 'POST', path: '/snippets/', headers: token(key), body }, 2000),
+        );
       }
     };
     const all = Promise.all(Array.from({ length: 4 }, (_, c) => client(c)));
@@ -208,10 +262,22 @@ const halfClosedCreates: Attack = {
       async report() {
         const stored = (await count()) - before;
         const answered = outcomes.get('201');
-        return { attacker: outcomes.toString(), notes: `${outcomes.total()} sent, ${answered} answered 201, ${stored} stored: ${stored - answered} stored without an answer` };
+        return {
+          attacker: outcomes.toString(),
+          notes: `${outcomes.total()} sent, ${answered} answered 201, ${stored} stored: ${stored - answered} stored without an answer`,
+        };
       },
     };
   },
 };
 
-export const ATTACKS: Attack[] = [batchCreate, batchSearch, listAll, revisionsPage, abandonedSearches, bigDiffs, bigPuts, halfClosedCreates];
+export const ATTACKS: Attack[] = [
+  batchCreate,
+  batchSearch,
+  listAll,
+  revisionsPage,
+  abandonedSearches,
+  bigDiffs,
+  bigPuts,
+  halfClosedCreates,
+];

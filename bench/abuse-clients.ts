@@ -20,7 +20,12 @@ export class Counts {
     return [...this.counts.values()].reduce((a, b) => a + b, 0);
   }
   toString(): string {
-    return [...this.counts].sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${k}×${n}`).join(' ') || '-';
+    return (
+      [...this.counts]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, n]) => `${k}×${n}`)
+        .join(' ') || '-'
+    );
   }
 }
 
@@ -84,7 +89,11 @@ export function halfClosed(port: number, request: RawRequest & { body: string },
     };
     const timer = setTimeout(() => done('no answer'), waitMs);
     socket.on('connect', () => {
-      const head = [`${request.method} ${request.path} HTTP/1.1`, `Host: 127.0.0.1:${port}`, `Content-Length: ${Buffer.byteLength(request.body)}`];
+      const head = [
+        `${request.method} ${request.path} HTTP/1.1`,
+        `Host: 127.0.0.1:${port}`,
+        `Content-Length: ${Buffer.byteLength(request.body)}`,
+      ];
       for (const [name, value] of Object.entries(request.headers ?? {})) head.push(`${name}: ${String(value)}`);
       socket.end(`${head.join('\r\n')}\r\n\r\n${request.body}`);
     });

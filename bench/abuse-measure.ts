@@ -28,7 +28,13 @@ export function windowOf(samples: Sample[], from: number, to: number): Window {
   for (const s of inside) if (!s.result.startsWith('2')) odd.set(s.result, (odd.get(s.result) ?? 0) + 1);
   const ms = inside.map((s) => s.ms);
   const creates = inside.filter((s) => s.kind === 'create' && s.result.startsWith('2')).length;
-  return { count: inside.length, p50: quantile(ms, 0.5), p99: quantile(ms, 0.99), createRate: creates / ((to - from) / 1000), odd };
+  return {
+    count: inside.length,
+    p50: quantile(ms, 0.5),
+    p99: quantile(ms, 0.99),
+    createRate: creates / ((to - from) / 1000),
+    odd,
+  };
 }
 
 /** Windows of the recovery rule, by sending time, and the step between them. */
@@ -40,7 +46,13 @@ const RECOVERY_STEP_MS = 50;
  * 90th percentile is under `boundMs` and which holds at least half the requests of a window before the attack (a
  * service that answers nothing has no slow answers either). Undefined when none within [end, until).
  */
-export function recoveryMs(samples: Sample[], end: number, until: number, boundMs: number, normalPerWindow: number): number | undefined {
+export function recoveryMs(
+  samples: Sample[],
+  end: number,
+  until: number,
+  boundMs: number,
+  normalPerWindow: number,
+): number | undefined {
   for (let from = end; from + RECOVERY_WINDOW_MS <= until; from += RECOVERY_STEP_MS) {
     const ms = samples.filter((s) => s.start >= from && s.start < from + RECOVERY_WINDOW_MS).map((s) => s.ms);
     if (ms.length >= normalPerWindow / 2 && quantile(ms, 0.9) <= boundMs) return from - end;

@@ -45,14 +45,30 @@ const ms = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? '-' 
 
 /** An attack's row, once every request of the others has ended. */
 export function rowOf(r: Run, samples: Sample[], rss: RssSampler): Row {
-  if (r.failed) return { attack: r.attack, attacker: '-', notes: [`failed: ${r.failed}`, ...r.notes].join('; '), others: new Counts(), rssBefore: 0, rssPeak: 0, fiveXx: 0, misses: ['the attack failed to run'] };
+  if (r.failed)
+    return {
+      attack: r.attack,
+      attacker: '-',
+      notes: [`failed: ${r.failed}`, ...r.notes].join('; '),
+      others: new Counts(),
+      rssBefore: 0,
+      rssPeak: 0,
+      fiveXx: 0,
+      misses: ['the attack failed to run'],
+    };
   const before = windowOf(samples, r.tBefore, r.tStart);
   const during = windowOf(samples, r.tStart, r.tEnd);
   const after = windowOf(samples, r.tEnd, r.tAfter);
   const others = new Counts();
   for (const w of [before, during, after]) for (const [k, n] of w.odd) others.add(k, n);
   const fiveXx = [...others.entries()].filter(([k]) => k.startsWith('5')).reduce((n, [, c]) => n + c, 0);
-  const recovery = recoveryMs(samples, r.tEnd, r.tAfter, before.p99 * TARGETS.recoveryFactor, perRecoveryWindow(before, r.tBefore, r.tStart));
+  const recovery = recoveryMs(
+    samples,
+    r.tEnd,
+    r.tAfter,
+    before.p99 * TARGETS.recoveryFactor,
+    perRecoveryWindow(before, r.tBefore, r.tStart),
+  );
   const rssBefore = rss.peak(r.tBefore, r.tStart);
   const rssPeak = rss.peak(r.tStart, r.tAfter);
   const misses: string[] = [];
@@ -61,13 +77,42 @@ export function rowOf(r: Run, samples: Sample[], rss: RssSampler): Row {
   if (fiveXx) misses.push(`${fiveXx} × 5xx`);
   if (rssPeak - rssBefore > TARGETS.memoryMb) misses.push(`+${(rssPeak - rssBefore).toFixed(0)} MB`);
   if (r.statements) misses.push(`${r.statements} statements`);
-  if (recovery === undefined || recovery > TARGETS.recoveryMs) misses.push(recovery === undefined ? 'no recovery' : `recovery ${(recovery / 1000).toFixed(1)} s`);
-  return { attack: r.attack, attacker: r.attacker, notes: r.notes.join('; '), before, during, after, others, rssBefore, rssPeak, statements: r.statements, recoveryMs: recovery, fiveXx, misses };
+  if (recovery === undefined || recovery > TARGETS.recoveryMs)
+    misses.push(recovery === undefined ? 'no recovery' : `recovery ${(recovery / 1000).toFixed(1)} s`);
+  return {
+    attack: r.attack,
+    attacker: r.attacker,
+    notes: r.notes.join('; '),
+    before,
+    during,
+    after,
+    others,
+    rssBefore,
+    rssPeak,
+    statements: r.statements,
+    recoveryMs: recovery,
+    fiveXx,
+    misses,
+  };
 }
 
 export function table(rows: Row[]): string {
   const pair = (w?: Window) => (w ? `${ms(w.p50)} / ${ms(w.p99)}` : '-');
-  const out = [['attack', "attacker's answers", 'others p50/p99 ms before', 'during', 'after', 'others not 2xx', 'creates/s before → during', 'RSS MB before → peak', 'stmts +1 s', 'recovery s', 'verdict']];
+  const out = [
+    [
+      'attack',
+      "attacker's answers",
+      'others p50/p99 ms before',
+      'during',
+      'after',
+      'others not 2xx',
+      'creates/s before → during',
+      'RSS MB before → peak',
+      'stmts +1 s',
+      'recovery s',
+      'verdict',
+    ],
+  ];
   for (const r of rows) {
     out.push([
       r.attack.name,

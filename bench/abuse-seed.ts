@@ -26,8 +26,12 @@ async function openSqliteSql(file: string): Promise<Sql> {
   });
   db.configure('busyTimeout', 10000);
   return {
-    run: (sql, params = []) => new Promise((resolve, reject) => db.run(sql, params, (err) => (err ? reject(err) : resolve()))),
-    all: <T>(sql: string, params: unknown[] = []) => new Promise<T[]>((resolve, reject) => db.all(sql, params, (err, rows: T[]) => (err ? reject(err) : resolve(rows)))),
+    run: (sql, params = []) =>
+      new Promise((resolve, reject) => db.run(sql, params, (err) => (err ? reject(err) : resolve()))),
+    all: <T>(sql: string, params: unknown[] = []) =>
+      new Promise<T[]>((resolve, reject) =>
+        db.all(sql, params, (err, rows: T[]) => (err ? reject(err) : resolve(rows))),
+      ),
     // Sequelize's SQLite format, as bench/search-seed.ts writes it.
     stamp: (at) => at.toISOString().replace('T', ' ').replace('Z', ' +00:00'),
     close: () => new Promise((resolve) => db.close(() => resolve())),
@@ -38,7 +42,8 @@ async function openMysqlSql(url: string): Promise<Sql> {
   const conn = await mysql.createConnection({ uri: url, charset: 'utf8mb4', connectTimeout: 10000 });
   return {
     run: async (sql, params = []) => void (await conn.query(sql, params)),
-    all: async <T>(sql: string, params: unknown[] = []) => (await conn.query<mysql.RowDataPacket[]>(sql, params))[0] as T[],
+    all: async <T>(sql: string, params: unknown[] = []) =>
+      (await conn.query<mysql.RowDataPacket[]>(sql, params))[0] as T[],
     stamp: (at) => at,
     close: () => conn.end(),
   };
@@ -83,30 +88,51 @@ const AT = new Date('2026-01-02T00:00:00Z');
 
 async function insertUser(sql: Sql, username: string): Promise<number> {
   // No usable password: the clients come with tokens.
-  await sql.run("INSERT INTO users (username, password, email, is_superuser, date_joined, is_active) VALUES (?, '!', '', 0, ?, 1)", [username, sql.stamp(AT)]);
+  await sql.run(
+    "INSERT INTO users (username, password, email, is_superuser, date_joined, is_active) VALUES (?, '!', '', 0, ?, 1)",
+    [username, sql.stamp(AT)],
+  );
   return (await sql.all<{ id: number }>('SELECT id FROM users WHERE username = ?', [username]))[0]!.id;
 }
 
 async function userWithToken(sql: Sql, username: string): Promise<Attacker> {
   const id = await insertUser(sql, username);
   const token = randomBytes(20).toString('hex');
-  await sql.run('INSERT INTO tokens (user_id, `key`, key_digest, created) VALUES (?, ?, ?, ?)', [id, token, sha256(token), sql.stamp(AT)]);
+  await sql.run('INSERT INTO tokens (user_id, `key`, key_digest, created) VALUES (?, ?, ?, ?)', [
+    id,
+    token,
+    sha256(token),
+    sql.stamp(AT),
+  ]);
   return { id, username, token };
 }
 
 /** A snippet whose revisions 1…n hold `codes`, its current fields those of the last. */
-async function snippetWithRevisions(sql: Sql, owner: number, title: string, codes: (n: number) => string, count: number): Promise<number> {
+async function snippetWithRevisions(
+  sql: Sql,
+  owner: number,
+  title: string,
+  codes: (n: number) => string,
+  count: number,
+): Promise<number> {
   const last = codes(count);
-  await sql.run("INSERT INTO snippets (created, title, code, linenos, language, style, highlighted, owner_id, revision) VALUES (?, ?, ?, 0, 'plaintext', 'friendly', '<!DOCTYPE html>', ?, ?)", [sql.stamp(AT), title, last, owner, count]);
+  await sql.run(
+    "INSERT INTO snippets (created, title, code, linenos, language, style, highlighted, owner_id, revision) VALUES (?, ?, ?, 0, 'plaintext', 'friendly', '<!DOCTYPE html>', ?, ?)",
+    [sql.stamp(AT), title, last, owner, count],
+  );
   const id = (await sql.all<{ id: number }>('SELECT MAX(id) AS id FROM snippets'))[0]!.id;
   for (let n = 1; n <= count; n++) {
-    await sql.run("INSERT INTO snippet_revisions (snippet_id, n, saved, title, code, linenos, language, style) VALUES (?, ?, ?, ?, ?, 0, 'plaintext', 'friendly')", [id, n, sql.stamp(new Date(AT.getTime() + n * 1000)), title, n === count ? last : codes(n)]);
+    await sql.run(
+      "INSERT INTO snippet_revisions (snippet_id, n, saved, title, code, linenos, language, style) VALUES (?, ?, ?, ?, ?, 0, 'plaintext', 'friendly')",
+      [id, n, sql.stamp(new Date(AT.getTime() + n * 1000)), title, n === count ? last : codes(n)],
+    );
   }
   return Number(id);
 }
 
 /** `lines` lines cycling through `letters`: two such texts on disjoint letters have no line in common. */
-const lettered = (letters: string, lines: number) => Array.from({ length: lines }, (_, i) => letters[i % letters.length]).join('\n') + '\n';
+const lettered = (letters: string, lines: number) =>
+  Array.from({ length: lines }, (_, i) => letters[i % letters.length]).join('\n') + '\n';
 
 /** Seeds a migrated, empty database. */
 export async function seedAbuse(url: string, sizes: SeedSizes): Promise<Seeded> {
@@ -124,14 +150,31 @@ export async function seedAbuse(url: string, sizes: SeedSizes): Promise<Seeded> 
   try {
     const writerTokens: string[] = [];
     for (let w = 0; w < WRITERS; w++) writerTokens.push((await userWithToken(db, `writer${w}`)).token);
-    const attackers = { batch: await userWithToken(db, 'abuse_batch'), put: await userWithToken(db, 'abuse_put'), halfClosed: await userWithToken(db, 'abuse_halfclosed') };
+    const attackers = {
+      batch: await userWithToken(db, 'abuse_batch'),
+      put: await userWithToken(db, 'abuse_put'),
+      halfClosed: await userWithToken(db, 'abuse_halfclosed'),
+    };
     const detailId = (await db.all<{ id: number }>('SELECT MIN(id) AS id FROM snippets'))[0]!.id;
     const big = (n: number) => `# revision ${n}\n${'x'.repeat(REVISION_CHARS - 20)}\n`.slice(0, REVISION_CHARS);
     const historyId = await snippetWithRevisions(db, bench, 'many large revisions', big, sizes.revisions);
-    const bigDiffId = await snippetWithRevisions(db, bench, 'diff: nothing in common', (n) => lettered(n === 1 ? 'abcdefghijklm' : 'nopqrstuvwxyz', DIFF_LINES), 2);
-    const smallDiffId = await snippetWithRevisions(db, bench, 'diff: one line', (n) => `def f(x):\n    return x * ${n}\n`, 2);
+    const bigDiffId = await snippetWithRevisions(
+      db,
+      bench,
+      'diff: nothing in common',
+      (n) => lettered(n === 1 ? 'abcdefghijklm' : 'nopqrstuvwxyz', DIFF_LINES),
+      2,
+    );
+    const smallDiffId = await snippetWithRevisions(
+      db,
+      bench,
+      'diff: one line',
+      (n) => `def f(x):\n    return x * ${n}\n`,
+      2,
+    );
     const putIds: number[] = [];
-    for (let i = 0; i < PUT_LOOPS; i++) putIds.push(await snippetWithRevisions(db, attackers.put.id, `put loop ${i}`, () => `print(${i})\n`, 1));
+    for (let i = 0; i < PUT_LOOPS; i++)
+      putIds.push(await snippetWithRevisions(db, attackers.put.id, `put loop ${i}`, () => `print(${i})\n`, 1));
     return { detailId: Number(detailId), writerTokens, attackers, historyId, bigDiffId, smallDiffId, putIds };
   } finally {
     await db.close();

@@ -34,14 +34,25 @@ function parseArgs(argv: string[]): Options {
     if (arg === '--quick') opts.quick = true;
     else if (arg === '--strict') opts.strict = true;
     else if (arg === '--only' || arg.startsWith('--only=')) {
-      opts.only = new Set(value().split(',').map((s) => s.trim()).filter(Boolean));
+      opts.only = new Set(
+        value()
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      );
       const unknown = [...opts.only].filter((n) => !ATTACKS.some((a) => a.name === n));
-      if (unknown.length || !opts.only.size) throw new Error(`--only: unknown attack ${unknown.join(', ') || '(none given)'}; attacks: ${ATTACKS.map((a) => a.name).join(', ')}`);
+      if (unknown.length || !opts.only.size)
+        throw new Error(
+          `--only: unknown attack ${unknown.join(', ') || '(none given)'}; attacks: ${ATTACKS.map((a) => a.name).join(', ')}`,
+        );
     } else if (arg === '--engine' || arg.startsWith('--engine=')) {
       const e = value();
       if (e !== 'sqlite' && e !== 'mariadb') throw new Error('--engine: sqlite or mariadb');
       opts.engine = e;
-    } else throw new Error(`unknown option ${arg}; usage: bench:abuse [--quick] [--strict] [--only NAME[,NAME]] [--engine sqlite|mariadb]`);
+    } else
+      throw new Error(
+        `unknown option ${arg}; usage: bench:abuse [--quick] [--strict] [--only NAME[,NAME]] [--engine sqlite|mariadb]`,
+      );
   }
   return opts;
 }
@@ -132,10 +143,14 @@ async function settle(s: Service, settleMs: number): Promise<string | undefined>
     if (!left.length && (await answersWithin(s, 1000))) {
       const notes = [];
       if (waited > 1000) notes.push(`the next attack waited ${(waited / 1000).toFixed(1)} s for the service to settle`);
-      if (killed) notes.push(`${killed} statements still running ${(settleMs / 1000).toFixed(0)} s after the attack or queued behind them, ended with KILL QUERY (the longest had run ${(longest / 1000).toFixed(0)} s)`);
+      if (killed)
+        notes.push(
+          `${killed} statements still running ${(settleMs / 1000).toFixed(0)} s after the attack or queued behind them, ended with KILL QUERY (the longest had run ${(longest / 1000).toFixed(0)} s)`,
+        );
       return notes.join('; ') || undefined;
     }
-    if (waited > 2 * settleMs) return `the service still ${left.length ? `ran ${left.length} statements` : 'slow to answer a detail read'} ${((2 * settleMs) / 1000).toFixed(0)} s after the attack${killed ? ` (${killed} ended with KILL QUERY)` : ''}`;
+    if (waited > 2 * settleMs)
+      return `the service still ${left.length ? `ran ${left.length} statements` : 'slow to answer a detail read'} ${((2 * settleMs) / 1000).toFixed(0)} s after the attack${killed ? ` (${killed} ended with KILL QUERY)` : ''}`;
     if (waited > settleMs) {
       for (const st of left) {
         await s.sql.run(`KILL QUERY ${Number(st.id)}`).catch(() => {});
@@ -147,14 +162,25 @@ async function settle(s: Service, settleMs: number): Promise<string | undefined>
   }
 }
 
-async function runEngine(engine: Engine, opts: Options, p: Plan): Promise<{ rows: Row[]; crashed: boolean; heading: string }> {
+async function runEngine(
+  engine: Engine,
+  opts: Options,
+  p: Plan,
+): Promise<{ rows: Row[]; crashed: boolean; heading: string }> {
   const port = await freePort();
   // Silent by default: each 503 of an attack is an error record (BENCH_ABUSE_LOG_LEVEL).
-  const env = { ...throttledServiceEnv(engine.url, port, 'error'), LOG_LEVEL: process.env.BENCH_ABUSE_LOG_LEVEL ?? 'silent', THROTTLE_USER };
+  const env = {
+    ...throttledServiceEnv(engine.url, port, 'error'),
+    LOG_LEVEL: process.env.BENCH_ABUSE_LOG_LEVEL ?? 'silent',
+    THROTTLE_USER,
+  };
   const mariadb = engine.url.startsWith('mysql://');
   process.stderr.write(`bench: abuse, ${engine.name}: migrating and seeding ${p.sizes.snippets} snippets…\n`);
   cli(env, 'migrate');
-  if (((await engine.countRows('users')) ?? 0) > 0) throw new Error(`${engine.name} holds users already: give the bench an empty database, or one whose name contains bench or test (emptied first)`);
+  if (((await engine.countRows('users')) ?? 0) > 0)
+    throw new Error(
+      `${engine.name} holds users already: give the bench an empty database, or one whose name contains bench or test (emptied first)`,
+    );
   const loadAverage = [os.loadavg()[0]!];
   const t0 = Date.now();
   const seeded = await seedAbuse(engine.url, p.sizes);
@@ -167,7 +193,13 @@ async function runEngine(engine: Engine, opts: Options, p: Plan): Promise<{ rows
   let crashed = false;
   try {
     await waitForHttp(`http://127.0.0.1:${port}/readyz`, 120000);
-    const ctx: AttackContext = { port, seeded, sql, sqliteFile: mariadb ? undefined : engine.url.slice('sqlite:'.length), throttleUser: THROTTLE_USER };
+    const ctx: AttackContext = {
+      port,
+      seeded,
+      sql,
+      sqliteFile: mariadb ? undefined : engine.url.slice('sqlite:'.length),
+      throttleUser: THROTTLE_USER,
+    };
     let warmMs = p.firstWarmMs;
     for (const attack of ATTACKS) {
       if (opts.only && !opts.only.has(attack.name)) continue;
@@ -175,7 +207,14 @@ async function runEngine(engine: Engine, opts: Options, p: Plan): Promise<{ rows
       process.stderr.write(`bench: abuse, ${engine.name}: ${attack.name}…\n`);
       // A load of its own for each attack: its stop waits for every request the attack held up, so none of them is
       // left out of the row, nor carried into the next attack.
-      const load = new FaultLoad({ port, token: seeded.writerTokens[0]!, writerTokens: seeded.writerTokens, snippetId: seeded.detailId, readers: READERS, writers: WRITERS });
+      const load = new FaultLoad({
+        port,
+        token: seeded.writerTokens[0]!,
+        writerTokens: seeded.writerTokens,
+        snippetId: seeded.detailId,
+        readers: READERS,
+        writers: WRITERS,
+      });
       const rss = new RssSampler(child.pid!);
       let run: Run;
       try {
@@ -223,8 +262,11 @@ async function main(): Promise<number> {
   const engines: (() => Promise<Engine>)[] = [];
   if (opts.engine !== 'mariadb') engines.push(async () => openSqlite());
   if (opts.engine !== 'sqlite' && mysqlUrl) engines.push(() => openMysql(mysqlUrl));
-  if (opts.engine === 'mariadb' && !mysqlUrl) throw new Error('--engine mariadb: set BENCH_DATABASE_URL or DATABASE_URL to a mysql:// URL');
-  console.log(`\nAbuse bench${opts.quick ? ' (quick)' : ''}: targets per attack: the others' p99 during it ≤ ${TARGETS.p99Factor}× before, no 5xx to them, RSS +${TARGETS.memoryMb} MB at most, no statement left running 1 s after, their p90 back under ${TARGETS.recoveryFactor}× the p99 before within ${TARGETS.recoveryMs / 1000} s\n`);
+  if (opts.engine === 'mariadb' && !mysqlUrl)
+    throw new Error('--engine mariadb: set BENCH_DATABASE_URL or DATABASE_URL to a mysql:// URL');
+  console.log(
+    `\nAbuse bench${opts.quick ? ' (quick)' : ''}: targets per attack: the others' p99 during it ≤ ${TARGETS.p99Factor}× before, no 5xx to them, RSS +${TARGETS.memoryMb} MB at most, no statement left running 1 s after, their p90 back under ${TARGETS.recoveryFactor}× the p99 before within ${TARGETS.recoveryMs / 1000} s\n`,
+  );
   for (const a of ATTACKS) if (!opts.only || opts.only.has(a.name)) console.log(`- ${a.name}: ${a.summary}`);
   let crashed = false;
   let fiveXx = false;
@@ -238,7 +280,9 @@ async function main(): Promise<number> {
     for (const r of rows) if (r.notes) console.log(`- ${r.attack.name}: ${r.notes}`);
     if (c) console.log('\nFAIL: the service exited during the run');
   }
-  console.log(`\n${missed ? 'some attacks missed a target (verdict column)' : 'every attack met its targets'}${crashed ? '; the service crashed' : ''}${fiveXx ? '; the others got 5xx' : ''}`);
+  console.log(
+    `\n${missed ? 'some attacks missed a target (verdict column)' : 'every attack met its targets'}${crashed ? '; the service crashed' : ''}${fiveXx ? '; the others got 5xx' : ''}`,
+  );
   if (crashed) return 1;
   if (opts.strict && missed) return 1;
   // The quick form (CI) is a report, but a 5xx to the other clients fails it.

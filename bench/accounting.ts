@@ -6,9 +6,13 @@ export async function storedSnippets(base: string, owner: string): Promise<Map<n
   const found = new Map<number, string>();
   let url: string | undefined = `${base}/snippets/?limit=${PAGE}`;
   while (url) {
-    const res: Response = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(60000) });
+    const res: Response = await fetch(url, {
+      headers: { accept: 'application/json' },
+      signal: AbortSignal.timeout(60000),
+    });
     if (res.status !== 200) throw new Error(`GET ${url}: ${res.status}`);
-    for (const s of (await res.json()) as { id: number; owner: string; code: string }[]) if (s.owner === owner) found.set(s.id, s.code);
+    for (const s of (await res.json()) as { id: number; owner: string; code: string }[])
+      if (s.owner === owner) found.set(s.id, s.code);
     url = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get('link') ?? '')?.[1];
   }
   return found;

@@ -35,8 +35,34 @@ export const TARGET = '/snippets/{target}/';
 /** Past the service's 1.5 MiB body limit. */
 const OVERSIZED = 1536 * 1024 + 64 * 1024;
 const DEPTH = 100000;
-const ODD_METHODS = ['PATCH', 'PROPFIND', 'PROPPATCH', 'TRACE', 'MKCOL', 'LOCK', 'UNLOCK', 'SEARCH', 'PURGE', 'COPY', 'MOVE', 'REPORT', 'OPTIONS', 'HEAD', 'BREW', 'M-SEARCH'];
-const PATHS = ['/snippets/', '/snippets/1/', '/users/', '/', '/api-token-auth/', '/oauth2/access_token/', '/api-auth/login/', '/trpc/snippets.list'];
+const ODD_METHODS = [
+  'PATCH',
+  'PROPFIND',
+  'PROPPATCH',
+  'TRACE',
+  'MKCOL',
+  'LOCK',
+  'UNLOCK',
+  'SEARCH',
+  'PURGE',
+  'COPY',
+  'MOVE',
+  'REPORT',
+  'OPTIONS',
+  'HEAD',
+  'BREW',
+  'M-SEARCH',
+];
+const PATHS = [
+  '/snippets/',
+  '/snippets/1/',
+  '/users/',
+  '/',
+  '/api-token-auth/',
+  '/oauth2/access_token/',
+  '/api-auth/login/',
+  '/trpc/snippets.list',
+];
 
 /** The write a path takes, so that the body is read rather than refused with 405. */
 const writeMethod = (path: string) => (path === TARGET ? 'PUT' : 'POST');
@@ -48,17 +74,46 @@ const create: Make = (rng, ctx, tag) => {
   const fields = { title: `bad-input ${tag}`, code };
   switch (rng.int(0, 4)) {
     case 0:
-      return { label: 'form create', code, req: { method: 'POST', path: '/snippets/', ...merge(form(fields), token(ctx)) } };
+      return {
+        label: 'form create',
+        code,
+        req: { method: 'POST', path: '/snippets/', ...merge(form(fields), token(ctx)) },
+      };
     case 1:
-      return { label: 'multipart create', code, req: { method: 'POST', path: '/snippets/', ...merge(multipart(fields), token(ctx)) } };
+      return {
+        label: 'multipart create',
+        code,
+        req: { method: 'POST', path: '/snippets/', ...merge(multipart(fields), token(ctx)) },
+      };
     case 2:
-      return { label: 'tRPC create', code, req: { method: 'POST', path: '/trpc/snippets.create', headers: { ...JSON_TYPE, ...token(ctx) }, body: JSON.stringify(fields) } };
+      return {
+        label: 'tRPC create',
+        code,
+        req: {
+          method: 'POST',
+          path: '/trpc/snippets.create',
+          headers: { ...JSON_TYPE, ...token(ctx) },
+          body: JSON.stringify(fields),
+        },
+      };
     default:
-      return { label: 'JSON create', code, req: { method: 'POST', path: '/snippets/', headers: { ...JSON_TYPE, ...token(ctx) }, body: JSON.stringify({ ...fields, language: rng.pick(['python', 'js', 'text', 'rust']) }) } };
+      return {
+        label: 'JSON create',
+        code,
+        req: {
+          method: 'POST',
+          path: '/snippets/',
+          headers: { ...JSON_TYPE, ...token(ctx) },
+          body: JSON.stringify({ ...fields, language: rng.pick(['python', 'js', 'text', 'rust']) }),
+        },
+      };
   }
 };
 
-function merge(body: { headers: Record<string, string>; body: string | Buffer }, headers: Record<string, string>): Pick<RawRequest, 'headers' | 'body'> {
+function merge(
+  body: { headers: Record<string, string>; body: string | Buffer },
+  headers: Record<string, string>,
+): Pick<RawRequest, 'headers' | 'body'> {
   return { headers: { ...body.headers, ...headers }, body: body.body };
 }
 
@@ -81,14 +136,23 @@ const malformedJson: Make = (rng, ctx, tag) => {
     ['__proto__', () => `{"__proto__": {"owner": "root"}, "constructor": {"prototype": {}}, "code": "proto ${tag}"}`],
     ['read-only fields', () => JSON.stringify({ id: 1, owner: 'root', code: `owner ${tag}` })],
     ['BOM', () => `\ufeff{"code": "bom ${tag}"}`],
-    ['invalid UTF-8', () => Buffer.concat([Buffer.from('{"code": "'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"}')])],
+    [
+      'invalid UTF-8',
+      () => Buffer.concat([Buffer.from('{"code": "'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"}')]),
+    ],
     ['random bytes', () => bytes(rng, rng.int(1, 4000))],
-    ['50,000 keys', () => `{${Array.from({ length: 50000 }, (_, i) => `"k${i}":${i}`).join(',')},"code":"keys ${tag}"}`],
+    [
+      '50,000 keys',
+      () => `{${Array.from({ length: 50000 }, (_, i) => `"k${i}":${i}`).join(',')},"code":"keys ${tag}"}`,
+    ],
     ['escaped NULs', () => `{"code": "${'\\u0000'.repeat(rng.int(1, 50000))}"}`],
   ];
   const [label, body] = rng.pick(bodies);
   const path = rng.pick(['/snippets/', '/snippets/', '/trpc/snippets.create', '/api-token-auth/']);
-  return { label: `${label} → ${path}`, req: { method: 'POST', path, headers: { ...JSON_TYPE, ...token(ctx) }, body: body() } };
+  return {
+    label: `${label} → ${path}`,
+    req: { method: 'POST', path, headers: { ...JSON_TYPE, ...token(ctx) }, body: body() },
+  };
 };
 
 const nestedJson: Make = (rng, ctx) => {
@@ -101,7 +165,10 @@ const nestedJson: Make = (rng, ctx) => {
   ];
   const [label, body] = rng.pick(bodies);
   const path = rng.pick(['/snippets/', '/trpc/snippets.create', '/api-token-auth/', '/oauth2/access_token/', TARGET]);
-  return { label: `${label} ×${depth} → ${path}`, req: { method: writeMethod(path), path, headers: { ...JSON_TYPE, ...token(ctx) }, body: body() } };
+  return {
+    label: `${label} ×${depth} → ${path}`,
+    req: { method: writeMethod(path), path, headers: { ...JSON_TYPE, ...token(ctx) }, body: body() },
+  };
 };
 
 const contentType: Make = (rng, ctx, tag) => {
@@ -121,21 +188,59 @@ const contentType: Make = (rng, ctx, tag) => {
   ];
   const [label, headers, body] = rng.pick(variants);
   const path = rng.pick(['/snippets/', TARGET, '/api-token-auth/', '/oauth2/access_token/']);
-  return { label: `${label} → ${path}`, req: { method: writeMethod(path), path, headers: { ...headers, ...token(ctx) }, body } };
+  return {
+    label: `${label} → ${path}`,
+    req: { method: writeMethod(path), path, headers: { ...headers, ...token(ctx) }, body },
+  };
 };
 
 const headers: Make = (rng) => {
   const variants: [string, () => Record<string, string | string[]>][] = [
-    ['300 headers', () => (Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`x-bench-${i}`, latin1(rng, 20)])))],
+    ['300 headers', () => Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`x-bench-${i}`, latin1(rng, 20)]))],
     ['15 KB header', () => ({ 'x-big': 'v'.repeat(15 * 1024) })],
     ['20 KB header', () => ({ 'x-big': 'v'.repeat(20 * 1024) })],
     ['Latin-1 bytes', () => ({ 'x-odd': latin1(rng, rng.int(1, 2000)), 'accept-language': latin1(rng, 40) })],
-    ['odd Accept', () => ({ accept: rng.pick(['text/html;q=x, */*;q=1.5', 'application/json;;;', '*/*, '.repeat(1000), 'text/*;level=9999999999999999999', '', '*']) })],
+    [
+      'odd Accept',
+      () => ({
+        accept: rng.pick([
+          'text/html;q=x, */*;q=1.5',
+          'application/json;;;',
+          '*/*, '.repeat(1000),
+          'text/*;level=9999999999999999999',
+          '',
+          '*',
+        ]),
+      }),
+    ],
     ['long If-None-Match', () => ({ 'if-none-match': Array.from({ length: 800 }, (_, i) => `"etag${i}"`).join(', ') })],
-    ['garbage session cookie', () => ({ cookie: rng.pick([`sessionid=${latin1(rng, 60)}`, 'sessionid=s%3Aabc.def', `sessionid=${'a'.repeat(4000)}`, ';;;===;', 'sessionid=; sessionid=x']) })],
+    [
+      'garbage session cookie',
+      () => ({
+        cookie: rng.pick([
+          `sessionid=${latin1(rng, 60)}`,
+          'sessionid=s%3Aabc.def',
+          `sessionid=${'a'.repeat(4000)}`,
+          ';;;===;',
+          'sessionid=; sessionid=x',
+        ]),
+      }),
+    ],
     ['many cookies', () => ({ cookie: Array.from({ length: 500 }, (_, i) => `c${i}=${i}`).join('; ') })],
-    ['X-Forwarded-For', () => ({ 'x-forwarded-for': rng.pick([latin1(rng, 100), Array.from({ length: 1000 }, () => '10.0.0.1').join(', '), '::ffff:999.1.1.1']) })],
-    ['odd Host', () => ({ host: rng.pick(['', 'evil.example:99999', 'h'.repeat(4000), '[::1', '127.0.0.1:18704, evil']) })],
+    [
+      'X-Forwarded-For',
+      () => ({
+        'x-forwarded-for': rng.pick([
+          latin1(rng, 100),
+          Array.from({ length: 1000 }, () => '10.0.0.1').join(', '),
+          '::ffff:999.1.1.1',
+        ]),
+      }),
+    ],
+    [
+      'odd Host',
+      () => ({ host: rng.pick(['', 'evil.example:99999', 'h'.repeat(4000), '[::1', '127.0.0.1:18704, evil']) }),
+    ],
     ['Range', () => ({ range: rng.pick(['bytes=0-0', 'bytes=99999999-', 'bytes=-1,-2,-3', 'pages=1']) })],
     ['emoji bytes', () => ({ 'x-emoji': rawUtf8('🐍'.repeat(rng.int(1, 1000))) })],
     ['duplicated Authorization', () => ({ authorization: ['Token a', 'Token b'] })],
@@ -160,7 +265,12 @@ const basicNames: Make = (rng, ctx) => {
   const post = rng.chance(0.5);
   return {
     label: `Basic ${label} (${[...name].length} chars)`,
-    req: { method: post ? 'POST' : 'GET', path: '/snippets/', headers: { authorization, ...JSON_TYPE }, body: post ? JSON.stringify({ code: 'basic' }) : undefined },
+    req: {
+      method: post ? 'POST' : 'GET',
+      path: '/snippets/',
+      headers: { authorization, ...JSON_TYPE },
+      body: post ? JSON.stringify({ code: 'basic' }) : undefined,
+    },
   };
 };
 
@@ -171,15 +281,35 @@ function describe(username: unknown): string {
 }
 
 const tokenEndpoint: Make = (rng, ctx) => {
-  const username: unknown = rng.pick([oddName(rng, ctx.username), oddName(rng, ctx.username), 123, [ctx.username], { a: 1 }, null, '']);
+  const username: unknown = rng.pick([
+    oddName(rng, ctx.username),
+    oddName(rng, ctx.username),
+    123,
+    [ctx.username],
+    { a: 1 },
+    null,
+    '',
+  ]);
   const password: unknown = rng.pick([ctx.password + 'x', oddName(rng, 'pw'), 'p'.repeat(rng.int(1, 100000)), 0]);
   const enc = rng.int(0, 2);
-  const body = enc === 0 ? { headers: JSON_TYPE, body: JSON.stringify({ username, password }) } : (enc === 1 ? form : multipart)({ username: String(username), password: String(password) });
-  return { label: `token endpoint, ${['JSON', 'form', 'multipart'][enc]}, ${describe(username)}`, req: { method: 'POST', path: '/api-token-auth/', ...body } };
+  const body =
+    enc === 0
+      ? { headers: JSON_TYPE, body: JSON.stringify({ username, password }) }
+      : (enc === 1 ? form : multipart)({ username: String(username), password: String(password) });
+  return {
+    label: `token endpoint, ${['JSON', 'form', 'multipart'][enc]}, ${describe(username)}`,
+    req: { method: 'POST', path: '/api-token-auth/', ...body },
+  };
 };
 
 const oauth2: Make = (rng, ctx) => {
-  const fields: Record<string, string> = { grant_type: 'password', client_id: ctx.clientId, client_secret: ctx.clientSecret, username: oddName(rng, ctx.username), password: ctx.password };
+  const fields: Record<string, string> = {
+    grant_type: 'password',
+    client_id: ctx.clientId,
+    client_secret: ctx.clientSecret,
+    username: oddName(rng, ctx.username),
+    password: ctx.password,
+  };
   let label = `password grant, ${[...fields.username!].length}-char name`;
   const headers: Record<string, string> = {};
   switch (rng.int(0, 5)) {
@@ -204,7 +334,15 @@ const oauth2: Make = (rng, ctx) => {
       break;
   }
   const body = rng.chance(0.8) ? form(fields) : { headers: JSON_TYPE, body: JSON.stringify(fields) };
-  return { label, req: { method: 'POST', path: rng.pick(['/oauth2/access_token/', '/oauth2/access_token']), headers: { ...body.headers, ...headers }, body: body.body } };
+  return {
+    label,
+    req: {
+      method: 'POST',
+      path: rng.pick(['/oauth2/access_token/', '/oauth2/access_token']),
+      headers: { ...body.headers, ...headers },
+      body: body.body,
+    },
+  };
 };
 
 const badTokens: Make = (rng) => {
@@ -226,7 +364,12 @@ const badTokens: Make = (rng) => {
   const post = rng.chance(0.5);
   return {
     label: authorization.length > 40 ? `${authorization.slice(0, 12)}… (${authorization.length})` : authorization,
-    req: { method: post ? 'POST' : 'GET', path: rng.pick(['/snippets/', '/snippets/1/', '/trpc/snippets.list', '/users/']), headers: { authorization, ...JSON_TYPE }, body: post ? '{"code":"x"}' : undefined },
+    req: {
+      method: post ? 'POST' : 'GET',
+      path: rng.pick(['/snippets/', '/snippets/1/', '/trpc/snippets.list', '/users/']),
+      headers: { authorization, ...JSON_TYPE },
+      body: post ? '{"code":"x"}' : undefined,
+    },
   };
 };
 
@@ -234,7 +377,10 @@ const methods: Make = (rng) => {
   const method = rng.pick(ODD_METHODS);
   const path = rng.pick(PATHS);
   // No credentials: an odd method that a route took for PUT or DELETE must not touch the run's own snippets.
-  return { label: `${method} ${path}`, req: { method, path, headers: JSON_TYPE, body: rng.chance(0.5) ? '{"code":"x"}' : undefined } };
+  return {
+    label: `${method} ${path}`,
+    req: { method, path, headers: JSON_TYPE, body: rng.chance(0.5) ? '{"code":"x"}' : undefined },
+  };
 };
 
 const oversized: Make = (rng, ctx, tag) => {
@@ -242,19 +388,41 @@ const oversized: Make = (rng, ctx, tag) => {
     // Just inside the limit: 100,000 non-BMP characters, each written as two \u escapes, is the largest valid create.
     const code = `# ${tag}\n${'🐍'.repeat(99990)}`;
     const body = JSON.stringify({ code }).replace(/🐍/g, '\\ud83d\\udc0d');
-    return { label: `largest valid create (${(body.length / 1048576).toFixed(2)} MiB)`, code, req: { method: 'POST', path: '/snippets/', headers: { ...JSON_TYPE, ...token(ctx) }, body } };
+    return {
+      label: `largest valid create (${(body.length / 1048576).toFixed(2)} MiB)`,
+      code,
+      req: { method: 'POST', path: '/snippets/', headers: { ...JSON_TYPE, ...token(ctx) }, body },
+    };
   }
   const big = 'x'.repeat(OVERSIZED + rng.int(0, 512 * 1024));
   const variants: [string, () => Pick<RawRequest, 'headers' | 'body'>][] = [
     ['JSON', () => ({ headers: JSON_TYPE, body: JSON.stringify({ code: big }) })],
     ['form', () => form({ code: big })],
     ['multipart', () => multipart({ code: big })],
-    ['chunked', () => ({ headers: { ...JSON_TYPE, 'transfer-encoding': 'chunked' }, body: JSON.stringify({ code: big }) })],
+    [
+      'chunked',
+      () => ({ headers: { ...JSON_TYPE, 'transfer-encoding': 'chunked' }, body: JSON.stringify({ code: big }) }),
+    ],
   ];
   const [label, make] = rng.pick(variants);
   const body = make();
-  const path = rng.pick(['/snippets/', '/snippets/', TARGET, '/api-token-auth/', '/oauth2/access_token/', '/trpc/snippets.create']);
-  return { label: `oversized ${label} → ${path}`, req: { method: writeMethod(path), path, headers: { ...body.headers, ...(rng.chance(0.8) ? token(ctx) : {}) }, body: body.body } };
+  const path = rng.pick([
+    '/snippets/',
+    '/snippets/',
+    TARGET,
+    '/api-token-auth/',
+    '/oauth2/access_token/',
+    '/trpc/snippets.create',
+  ]);
+  return {
+    label: `oversized ${label} → ${path}`,
+    req: {
+      method: writeMethod(path),
+      path,
+      headers: { ...body.headers, ...(rng.chance(0.8) ? token(ctx) : {}) },
+      body: body.body,
+    },
+  };
 };
 
 const paths: Make = (rng) => {
@@ -293,14 +461,30 @@ const paths: Make = (rng) => {
     '/openapi.json?x=%',
     '/docs/../openapi.json',
   ]);
-  return { label: path.length > 60 ? `${path.slice(0, 30)}… (${path.length})` : path, req: { method: rng.pick(['GET', 'GET', 'HEAD']), path } };
+  return {
+    label: path.length > 60 ? `${path.slice(0, 30)}… (${path.length})` : path,
+    req: { method: rng.pick(['GET', 'GET', 'HEAD']), path },
+  };
 };
 
 const loginForm: Make = (rng, ctx) => {
   const withCsrf = rng.chance(0.7);
-  const fields = { username: oddName(rng, ctx.username), password: rng.pick([ctx.password + 'x', oddName(rng, 'pw')]), csrfmiddlewaretoken: withCsrf ? ctx.csrf : latin1(rng, 20), next: rng.pick(['/', '//evil.example', 'https://evil.example/', '/\\evil']) };
+  const fields = {
+    username: oddName(rng, ctx.username),
+    password: rng.pick([ctx.password + 'x', oddName(rng, 'pw')]),
+    csrfmiddlewaretoken: withCsrf ? ctx.csrf : latin1(rng, 20),
+    next: rng.pick(['/', '//evil.example', 'https://evil.example/', '/\\evil']),
+  };
   const body = rng.chance(0.8) ? form(fields) : multipart(fields);
-  return { label: `login form${withCsrf ? '' : ', bad CSRF'}, ${[...fields.username].length}-char name`, req: { method: 'POST', path: '/api-auth/login/', headers: { ...body.headers, cookie: ctx.loginCookie }, body: body.body } };
+  return {
+    label: `login form${withCsrf ? '' : ', bad CSRF'}, ${[...fields.username].length}-char name`,
+    req: {
+      method: 'POST',
+      path: '/api-auth/login/',
+      headers: { ...body.headers, cookie: ctx.loginCookie },
+      body: body.body,
+    },
+  };
 };
 
 /** A snippet's history (docs/api.md "History"): odd revision numbers, cursors and `from`s, and odd If-Match on the writes. */
@@ -328,10 +512,21 @@ const history: Make = (rng, ctx) => {
       `/trpc/snippets.diff?input=${encodeURIComponent('{"id":"x","n":[1]}')}`,
     ]);
     const accept = rng.pick([undefined, 'text/x-diff', 'image/png', 'text/html', '*/*;q=0']);
-    return { label: `GET ${path.slice(0, 60)}${accept ? ` (Accept ${accept})` : ''}`, req: { method: rng.pick(['GET', 'HEAD']), path, headers: accept ? { accept } : ({} as Record<string, string>) } };
+    return {
+      label: `GET ${path.slice(0, 60)}${accept ? ` (Accept ${accept})` : ''}`,
+      req: { method: rng.pick(['GET', 'HEAD']), path, headers: accept ? { accept } : ({} as Record<string, string>) },
+    };
   }
   // Tags that never match (revisions count from 1; a weak tag never matches in If-Match), so the run's target stays.
-  const ifMatch = rng.pick(['"0"', 'W/"1"', '"', 'garbage', latin1(rng, 40), Array.from({ length: 800 }, (_, i) => `W/"${i}"`).join(', '), `"${'9'.repeat(5000)}"`]);
+  const ifMatch = rng.pick([
+    '"0"',
+    'W/"1"',
+    '"',
+    'garbage',
+    latin1(rng, 40),
+    Array.from({ length: 800 }, (_, i) => `W/"${i}"`).join(', '),
+    `"${'9'.repeat(5000)}"`,
+  ]);
   const write = rng.pick([
     { method: 'PUT', path: TARGET, body: JSON.stringify({ code: 'never saved' }) },
     { method: 'DELETE', path: TARGET, body: undefined },
@@ -342,7 +537,12 @@ const history: Make = (rng, ctx) => {
   ]);
   return {
     label: `${write.method} ${write.path} If-Match ${ifMatch.slice(0, 20)}`,
-    req: { method: write.method, path: write.path, headers: { ...JSON_TYPE, ...token(ctx), 'if-match': ifMatch }, body: write.body },
+    req: {
+      method: write.method,
+      path: write.path,
+      headers: { ...JSON_TYPE, ...token(ctx), 'if-match': ifMatch },
+      body: write.body,
+    },
   };
 };
 

@@ -30,9 +30,34 @@ const SEARCHES = (rng: Rng) => [
   'é'.repeat(rng.int(990, 1010)),
   latin1(rng, rng.int(1, 40)),
 ];
-const OWNERS = (rng: Rng) => ['alice', '', 'nobody', "o'brien", '%', '_', 'a'.repeat(151), 'a'.repeat(5000), '😀', latin1(rng, 12)];
+const OWNERS = (rng: Rng) => [
+  'alice',
+  '',
+  'nobody',
+  "o'brien",
+  '%',
+  '_',
+  'a'.repeat(151),
+  'a'.repeat(5000),
+  '😀',
+  latin1(rng, 12),
+];
 const LANGUAGES = ['python', 'rust', 'nope', 'PYTHON', '', '%', 'python\u0000', 'a'.repeat(300)];
-const DATES = ['2026-11-24', '2026-11-24T12:00:00Z', '2026-11-24T12:00:00.123456+05:30', '0000-01-01', '9999-12-31T23:59:59Z', '2026-02-30', '2026-13-01', 'yesterday', '1e999', '-1', '2026-11-24T24:00', '+275760-09-13', ''];
+const DATES = [
+  '2026-11-24',
+  '2026-11-24T12:00:00Z',
+  '2026-11-24T12:00:00.123456+05:30',
+  '0000-01-01',
+  '9999-12-31T23:59:59Z',
+  '2026-02-30',
+  '2026-13-01',
+  'yesterday',
+  '1e999',
+  '-1',
+  '2026-11-24T24:00',
+  '+275760-09-13',
+  '',
+];
 const ORDERINGS = ['created', '-created', 'id', '-id', 'created,id', '', '?', 'title'];
 
 /** A query-string value as a client might send it, percent-encoded; now and then raw bytes that are not UTF-8. */
@@ -50,7 +75,13 @@ function restQuery(rng: Rng): string {
   if (rng.chance(0.3)) params.push(['ordering', rng.pick(ORDERINGS)]);
   if (rng.chance(0.5)) params.push(['limit', rng.pick(['1', '100', '1000', '100', '20', '0', 'x'])]);
   // A cursor of another list (made for the plain list, or forged with a filter key) replayed with these filters.
-  if (rng.chance(0.1)) params.push(['cursor', Buffer.from(JSON.stringify(['2026-01-01 00:00:00.000 +00:00', 1, rng.pick(['x', 'AAAAAAAAAAAAAAAA', 7])])).toString('base64url')]);
+  if (rng.chance(0.1))
+    params.push([
+      'cursor',
+      Buffer.from(
+        JSON.stringify(['2026-01-01 00:00:00.000 +00:00', 1, rng.pick(['x', 'AAAAAAAAAAAAAAAA', 7])]),
+      ).toString('base64url'),
+    ]);
   if (rng.chance(0.1)) params.push(['search', 'duplicate key, the last one counts']);
   return params.map(([k, v]) => `${k}=${encoded(rng, v)}`).join('&');
 }
@@ -60,7 +91,8 @@ function trpcInput(rng: Rng): string {
   const odd = [null, 1, -1.5, true, [], ['a'], {}, { $gt: '' }, '\ud800', 'x'.repeat(2000)];
   const input: Record<string, unknown> = {};
   for (const key of ['search', 'owner', 'language', 'created_after', 'created_before', 'ordering']) {
-    if (rng.chance(0.4)) input[key] = rng.chance(0.5) ? rng.pick(odd) : rng.pick([...SEARCHES(rng), ...DATES, ...ORDERINGS]);
+    if (rng.chance(0.4))
+      input[key] = rng.chance(0.5) ? rng.pick(odd) : rng.pick([...SEARCHES(rng), ...DATES, ...ORDERINGS]);
   }
   if (rng.chance(0.5)) input.limit = rng.pick([1, 100, 0, '5', null]);
   return encodeURIComponent(JSON.stringify(input));
@@ -69,5 +101,8 @@ function trpcInput(rng: Rng): string {
 export function listFilters(rng: Rng): { label: string; req: RawRequest } {
   const path = rng.chance(0.75) ? `/snippets/?${restQuery(rng)}` : `/trpc/snippets.list?input=${trpcInput(rng)}`;
   const headers: Record<string, string> = rng.chance(0.2) ? { accept: 'text/html' } : {};
-  return { label: path.length > 80 ? `${path.slice(0, 60)}… (${path.length})` : path, req: { method: rng.pick(['GET', 'GET', 'HEAD']), path, headers } };
+  return {
+    label: path.length > 80 ? `${path.slice(0, 60)}… (${path.length})` : path,
+    req: { method: rng.pick(['GET', 'GET', 'HEAD']), path, headers },
+  };
 }

@@ -28,7 +28,20 @@ export function snippetCode(rng: Rng, tag: string): string {
   const parts = [`# ${tag}\n`];
   const n = rng.int(0, 40);
   for (let i = 0; i < n; i++) {
-    parts.push(rng.pick(['def f(x):\n', '\treturn x\r\n', rng.pick(EMOJI), '\u0001\u001f', '\u2028', 'ß∂ƒ©', '"\'\\', '<script>', ' '.repeat(rng.int(1, 80)), '\n']));
+    parts.push(
+      rng.pick([
+        'def f(x):\n',
+        '\treturn x\r\n',
+        rng.pick(EMOJI),
+        '\u0001\u001f',
+        '\u2028',
+        'ß∂ƒ©',
+        '"\'\\',
+        '<script>',
+        ' '.repeat(rng.int(1, 80)),
+        '\n',
+      ]),
+    );
   }
   return parts.join('');
 }
@@ -36,7 +49,8 @@ export function snippetCode(rng: Rng, tag: string): string {
 /** A header value of printable ASCII and Latin-1 bytes, the most Node's client lets through. */
 export function latin1(rng: Rng, length: number): string {
   let s = '';
-  for (let i = 0; i < length; i++) s += String.fromCharCode(rng.chance(0.3) ? rng.int(0xa0, 0xff) : rng.int(0x21, 0x7e));
+  for (let i = 0; i < length; i++)
+    s += String.fromCharCode(rng.chance(0.3) ? rng.int(0xa0, 0xff) : rng.int(0x21, 0x7e));
   return s;
 }
 
@@ -50,12 +64,23 @@ export function basic(user: string, password: string): string {
 }
 
 export function form(fields: Record<string, string>): { headers: Record<string, string>; body: string } {
-  return { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() };
+  return {
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  };
 }
 
-export function multipart(fields: Record<string, string>, boundary = 'bench-boundary-7d3f'): { headers: Record<string, string>; body: Buffer } {
-  const parts = Object.entries(fields).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
-  return { headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body: Buffer.from(`${parts.join('')}--${boundary}--\r\n`, 'utf8') };
+export function multipart(
+  fields: Record<string, string>,
+  boundary = 'bench-boundary-7d3f',
+): { headers: Record<string, string>; body: Buffer } {
+  const parts = Object.entries(fields).map(
+    ([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`,
+  );
+  return {
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    body: Buffer.from(`${parts.join('')}--${boundary}--\r\n`, 'utf8'),
+  };
 }
 
 /** Random bytes, some of them not UTF-8. */

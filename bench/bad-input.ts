@@ -28,7 +28,10 @@ interface Failure {
 async function loginPageSession(base: string): Promise<{ loginCookie: string; csrf: string }> {
   const res = await fetch(`${base}/api-auth/login/`, { signal: AbortSignal.timeout(TIMEOUT_MS) });
   await res.arrayBuffer();
-  const loginCookie = res.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('csrftoken='));
+  const loginCookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0]!)
+    .find((c) => c.startsWith('csrftoken='));
   if (!loginCookie) throw new Error(`login page: ${res.status}, no csrftoken cookie`);
   return { loginCookie, csrf: loginCookie.slice('csrftoken='.length) };
 }
@@ -39,7 +42,9 @@ function created(c: Case, o: Outcome): { id: number; code: string } | undefined 
   const rest = o.status === 201 && c.req.path === '/snippets/';
   const trpc = o.status === 200 && c.req.path.startsWith('/trpc/snippets.create');
   if (!rest && !trpc) return undefined;
-  const parsed = JSON.parse(o.body.toString('utf8')) as { id: number; code: string } & { result: { data: { id: number; code: string } } };
+  const parsed = JSON.parse(o.body.toString('utf8')) as { id: number; code: string } & {
+    result: { data: { id: number; code: string } };
+  };
   return rest ? parsed : parsed.result.data;
 }
 
@@ -59,7 +64,14 @@ async function main(): Promise<number> {
     cli(env, 'createclient', clientId, '--client-id', clientId, '--client-secret', clientSecret);
     service = startService(env);
     await waitForHttp(`${base}/snippets/`);
-    const ctx: CaseContext = { username, password, token: await apiToken(base, username, password), clientId, clientSecret, ...(await loginPageSession(base)) };
+    const ctx: CaseContext = {
+      username,
+      password,
+      token: await apiToken(base, username, password),
+      clientId,
+      clientSecret,
+      ...(await loginPageSession(base)),
+    };
     const [targetId] = await seedSnippets(base, ctx.token, 1);
 
     const answers = new Map<string, Map<string, number>>();
@@ -75,7 +87,12 @@ async function main(): Promise<number> {
       for (let i = next++; i < COUNT; i = next++) {
         const c = makeCase(rngFor(SEED, i), ctx, `${SEED}/${i}`);
         labels[i] = `${c.category}\t${c.label}\t${c.req.method} ${c.req.path}`;
-        const o = await sendRaw(agent, PORT, { ...c.req, path: c.req.path.replace(TARGET, `/snippets/${targetId}/`) }, TIMEOUT_MS);
+        const o = await sendRaw(
+          agent,
+          PORT,
+          { ...c.req, path: c.req.path.replace(TARGET, `/snippets/${targetId}/`) },
+          TIMEOUT_MS,
+        );
         const key = 'status' in o ? String(o.status) : o.failure;
         const byStatus = answers.get(c.category) ?? new Map<string, number>();
         answers.set(c.category, byStatus.set(key, (byStatus.get(key) ?? 0) + 1));
@@ -83,13 +100,15 @@ async function main(): Promise<number> {
         if (!('status' in o)) fail(`${o.failure}: ${o.message}`);
         else if (o.status >= 500) fail(`${o.status} ${o.body.toString('utf8').slice(0, 200)}`);
         // A valid create may be throttled, never refused: a refusal is the case's mistake or the service's.
-        else if (c.code !== undefined && o.status >= 300 && o.status !== 429) fail(`valid create answered ${o.status} ${o.body.toString('utf8').slice(0, 200)}`);
+        else if (c.code !== undefined && o.status >= 300 && o.status !== 429)
+          fail(`valid create answered ${o.status} ${o.body.toString('utf8').slice(0, 200)}`);
         try {
           const s = created(c, o);
           if (s) {
             acknowledged.set(s.id, c.code ?? s.code);
             madeBy.set(s.id, `#${i} ${c.label}`);
-            if (c.code !== undefined && s.code !== c.code) fail(`snippet ${s.id} answered with other code than was sent`);
+            if (c.code !== undefined && s.code !== c.code)
+              fail(`snippet ${s.id} answered with other code than was sent`);
           }
         } catch (err) {
           fail(`a success without a readable snippet: ${String(err)}`);
@@ -105,19 +124,31 @@ async function main(): Promise<number> {
     const stored = await storedSnippets(base, username);
     stored.delete(targetId!);
     const accounts = account(acknowledged, stored);
-    const shown = (text: string | undefined) => (text === undefined ? 'nothing' : JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text));
+    const shown = (text: string | undefined) =>
+      text === undefined ? 'nothing' : JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
     for (const [what, ids] of Object.entries(accounts)) {
       for (const id of ids as number[]) {
-        failures.push({ index: -1, category: 'accounting', label: `${what} snippet ${id}`, what: `made by ${madeBy.get(id) ?? 'no acknowledged request'}: sent ${shown(acknowledged.get(id))}, stored ${shown(stored.get(id))}` });
+        failures.push({
+          index: -1,
+          category: 'accounting',
+          label: `${what} snippet ${id}`,
+          what: `made by ${madeBy.get(id) ?? 'no acknowledged request'}: sent ${shown(acknowledged.get(id))}, stored ${shown(stored.get(id))}`,
+        });
       }
     }
-    const ready = await fetch(`${base}/readyz`, { signal: AbortSignal.timeout(TIMEOUT_MS) }).then((r) => r.status, (err: unknown) => String(err));
+    const ready = await fetch(`${base}/readyz`, { signal: AbortSignal.timeout(TIMEOUT_MS) }).then(
+      (r) => r.status,
+      (err: unknown) => String(err),
+    );
     if (ready !== 200) failures.push({ index: -1, category: 'after the run', label: '/readyz', what: String(ready) });
 
     const rows = [['category', 'requests', 'answers', 'failures']];
     for (const [category, byStatus] of [...answers].sort(([a], [b]) => a.localeCompare(b))) {
       const n = [...byStatus.values()].reduce((a, b) => a + b, 0);
-      const statuses = [...byStatus].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k} ×${v}`).join(', ');
+      const statuses = [...byStatus]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, v]) => `${k} ×${v}`)
+        .join(', ');
       rows.push([category, String(n), statuses, String(failures.filter((f) => f.category === category).length)]);
     }
     console.log(
@@ -125,7 +156,9 @@ async function main(): Promise<number> {
         `${engine.name}, ${Number(process.env.WEB_CONCURRENCY || 1)} process(es), THROTTLE_ANON/THROTTLE_USER 1000000/second, THROTTLE_LOGIN default; ${seconds.toFixed(0)} s\n`,
     );
     console.log(markdownTable(rows));
-    console.log(`\n${acknowledged.size} snippets created and acknowledged: ${accounts.missing.length} missing, ${accounts.changed.length} with other code, ${accounts.unacknowledged.length} stored but not acknowledged`);
+    console.log(
+      `\n${acknowledged.size} snippets created and acknowledged: ${accounts.missing.length} missing, ${accounts.changed.length} with other code, ${accounts.unacknowledged.length} stored but not acknowledged`,
+    );
     if (failures.length) {
       console.log(`\n${failures.length} failures${failures.length > 30 ? ' (the first 30)' : ''}:`);
       for (const f of failures.slice(0, 30)) console.log(`  #${f.index} ${f.category}: ${f.label}: ${f.what}`);

@@ -35,7 +35,8 @@ export async function haproxyStats(c: Cluster): Promise<Record<string, Record<st
   const out: Record<string, Record<string, string>> = {};
   for (const line of lines) {
     const cells = line.split(',');
-    if (cells.length >= names.length - 1) out[`${cells[0]}/${cells[1]}`] = Object.fromEntries(names.map((n, i) => [n, cells[i] ?? '']));
+    if (cells.length >= names.length - 1)
+      out[`${cells[0]}/${cells[1]}`] = Object.fromEntries(names.map((n, i) => [n, cells[i] ?? '']));
   }
   return out;
 }
@@ -56,7 +57,14 @@ export async function waitFor(what: string, check: () => Promise<boolean>, timeo
 
 /** A connection straight to node `n` (not through HAProxy), for checks the service cannot make. */
 export function nodeConnection(c: Cluster, n: number | string, database = 'snippets'): Promise<mysql.Connection> {
-  return mysql.createConnection({ host: '127.0.0.1', port: c.nodes[String(n)]!, user: 'snippets', password: 'snippets', database, connectTimeout: 5000 });
+  return mysql.createConnection({
+    host: '127.0.0.1',
+    port: c.nodes[String(n)]!,
+    user: 'snippets',
+    password: 'snippets',
+    database,
+    connectTimeout: 5000,
+  });
 }
 
 export async function nodeStatus(c: Cluster, n: number | string, name: string): Promise<string | undefined> {

@@ -33,7 +33,8 @@ export interface Fault {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const serverUp = (f: FaultEnv, server: string) => waitFor(`${server} UP in HAProxy`, async () => (await haproxyStatus(f.c))[server] === 'UP');
+const serverUp = (f: FaultEnv, server: string) =>
+  waitFor(`${server} UP in HAProxy`, async () => (await haproxyStatus(f.c))[server] === 'UP');
 
 /** A node back: Synced (cluster.sh waits for that), and in proxy mode its database listener sends to it again. */
 async function nodeBack(f: FaultEnv, n: number): Promise<string> {
@@ -43,10 +44,15 @@ async function nodeBack(f: FaultEnv, n: number): Promise<string> {
   if (f.c.mode === 'proxy') await serverUp(f, `db-node${n}/node${n}`);
   const rejoin = readFileSync(errorLog, 'utf8').slice(from);
   // Galera logs "IST received" when the joiner caught up from a donor's cache, and runs the SST script otherwise.
-  return /IST received/.test(rejoin) ? 'rejoined by IST' : /wsrep_sst_rsync|SST .*complete/i.test(rejoin) ? 'rejoined by SST (rsync)' : 'rejoined';
+  return /IST received/.test(rejoin)
+    ? 'rejoined by IST'
+    : /wsrep_sst_rsync|SST .*complete/i.test(rejoin)
+      ? 'rejoined by SST (rsync)'
+      : 'rejoined';
 }
 
-const instanceOnNode = (c: Cluster, n: number) => Object.entries(c.instances).find(([name, i]) => i.node === n && ['a', 'b'].includes(name))![0];
+const instanceOnNode = (c: Cluster, n: number) =>
+  Object.entries(c.instances).find(([name, i]) => i.node === n && ['a', 'b'].includes(name))![0];
 
 function nodeFault(name: string, n: number, how: 'node-stop' | 'node-kill', signal: string): Fault {
   return {
@@ -89,7 +95,8 @@ export const FAULTS: Fault[] = [
       } finally {
         await conn.end();
       }
-      const after = (server: string) => (f.downSeen.has(server) ? `DOWN after ${((f.downSeen.get(server)! - t0) / 1000).toFixed(1)} s` : 'never DOWN');
+      const after = (server: string) =>
+        f.downSeen.has(server) ? `DOWN after ${((f.downSeen.get(server)! - t0) / 1000).toFixed(1)} s` : 'never DOWN';
       const instance = after('instances/a');
       const proxied = after('db-node1/node1');
       await waitFor('node1 Synced again', async () => {
@@ -108,7 +115,11 @@ export const FAULTS: Fault[] = [
         repairedAt: Date.now(),
         notes: [],
         takenOut: `instance a ${instance}${f.c.mode === 'proxy' ? `; node1 in a's database listener ${proxied}` : ''}`,
-        miss: out ? '' : f.c.mode === 'proxy' ? 'the database listener kept sending to the isolated node' : "instance a stayed in the balancer (its /readyz said ready)",
+        miss: out
+          ? ''
+          : f.c.mode === 'proxy'
+            ? 'the database listener kept sending to the isolated node'
+            : 'instance a stayed in the balancer (its /readyz said ready)',
       };
     },
   },
@@ -120,7 +131,11 @@ export const FAULTS: Fault[] = [
         // request on one at that moment (the client then sees the connection closed without an answer).
         f.log(`rolling restart: drain instance ${name} in HAProxy, SIGTERM it, start it, back to ready, wait until UP`);
         await ctl(f.c, 'haproxy', `set server instances/${name} state drain`);
-        await waitFor(`instance ${name} drained`, async () => (await haproxyStats(f.c))[`instances/${name}`]?.scur === '0', 10_000).catch(() => f.log(`instance ${name}: requests still under way after 10 s`));
+        await waitFor(
+          `instance ${name} drained`,
+          async () => (await haproxyStats(f.c))[`instances/${name}`]?.scur === '0',
+          10_000,
+        ).catch(() => f.log(`instance ${name}: requests still under way after 10 s`));
         await ctl(f.c, 'instance-stop', name);
         await ctl(f.c, 'instance-start', name);
         await ctl(f.c, 'haproxy', `set server instances/${name} state ready`);
@@ -147,7 +162,10 @@ export const FAULTS: Fault[] = [
       try {
         await conn.query(`DROP DATABASE IF EXISTS ${db}`);
         await conn.query(`CREATE DATABASE ${db} CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
-        const started = await Promise.allSettled([ctl(f.c, 'instance-start', 'c', db), ctl(f.c, 'instance-start', 'd', db)]);
+        const started = await Promise.allSettled([
+          ctl(f.c, 'instance-start', 'c', db),
+          ctl(f.c, 'instance-start', 'd', db),
+        ]);
         const repairedAt = Date.now();
         const applied = ['c', 'd'].map((name) => appliedMigrations(f.c, name));
         const [rows] = await conn.query(`SELECT name FROM ${db}.schema_migrations`);
@@ -155,11 +173,21 @@ export const FAULTS: Fault[] = [
         const counts = new Map<string, number>();
         for (const name of applied.flat()) counts.set(name, (counts.get(name) ?? 0) + 1);
         const twice = [...counts].filter(([, n]) => n > 1).map(([name]) => name);
-        const failed = started.flatMap((s, i) => (s.status === 'rejected' ? [`instance ${'cd'[i]} did not start`] : []));
+        const failed = started.flatMap((s, i) =>
+          s.status === 'rejected' ? [`instance ${'cd'[i]} did not start`] : [],
+        );
         await Promise.all(['c', 'd'].map((name) => ctl(f.c, 'instance-stop', name)));
         await conn.query(`DROP DATABASE ${db}`);
-        const misses = [...failed, ...(twice.length ? [`applied twice: ${twice.join(', ')}`] : []), ...(counts.size !== stored.length ? [`${counts.size} applied, ${stored.length} recorded`] : [])];
-        return { repairedAt, notes: [`c applied ${applied[0]!.length}, d applied ${applied[1]!.length}, ${stored.length} recorded`], miss: misses.join('; ') };
+        const misses = [
+          ...failed,
+          ...(twice.length ? [`applied twice: ${twice.join(', ')}`] : []),
+          ...(counts.size !== stored.length ? [`${counts.size} applied, ${stored.length} recorded`] : []),
+        ];
+        return {
+          repairedAt,
+          notes: [`c applied ${applied[0]!.length}, d applied ${applied[1]!.length}, ${stored.length} recorded`],
+          miss: misses.join('; '),
+        };
       } finally {
         await conn.end();
       }

@@ -26,7 +26,15 @@ export interface Tally {
 const TIMEOUT_MS = 10_000;
 
 export function newTally(): Tally {
-  return { requests: 0, failures: new Map(), internal: 0, lastFailureAt: 0, examples: new Map(), created: new Map(), putsAcked: new Set() };
+  return {
+    requests: 0,
+    failures: new Map(),
+    internal: 0,
+    lastFailureAt: 0,
+    examples: new Map(),
+    created: new Map(),
+    putsAcked: new Set(),
+  };
 }
 
 type Side = 'reads' | 'writes' | 'puts';
@@ -52,14 +60,19 @@ export async function runLoad(workers: Worker[], tally: Tally, stop: Promise<voi
         const o = await sendRaw(agent(w.port), w.port, req, TIMEOUT_MS);
         tally.requests++;
         if ('status' in o && o.status === w.expect) {
-          if (w.side === 'writes') tally.created.set((JSON.parse(o.body.toString('utf8')) as { id: number }).id, (JSON.parse(String(req.body)) as { code: string }).code);
+          if (w.side === 'writes')
+            tally.created.set(
+              (JSON.parse(o.body.toString('utf8')) as { id: number }).id,
+              (JSON.parse(String(req.body)) as { code: string }).code,
+            );
           if (w.side === 'puts') tally.putsAcked.add(String(req.body));
           continue;
         }
         const kind = 'status' in o ? String(o.status) : o.failure === 'socket' ? 'conn' : o.failure;
         tally.failures.set(`${w.side} ${kind}`, (tally.failures.get(`${w.side} ${kind}`) ?? 0) + 1);
         if ('status' in o && o.status === 500) tally.internal++;
-        if ('failure' in o && !tally.examples.has(`${w.side} ${kind}`)) tally.examples.set(`${w.side} ${kind}`, o.message);
+        if ('failure' in o && !tally.examples.has(`${w.side} ${kind}`))
+          tally.examples.set(`${w.side} ${kind}`, o.message);
         tally.lastFailureAt = Date.now();
         // A refused connection answers at once: a short pause keeps a dead target from spinning the loop.
         await new Promise((r) => setTimeout(r, 50));
@@ -72,19 +85,34 @@ export async function runLoad(workers: Worker[], tally: Tally, stop: Promise<voi
 const json = (token: string) => ({ 'content-type': 'application/json', authorization: `Token ${token}` });
 
 /** Half the readers fetch one snippet, half the first page of the list; each writer creates snippets of its own. */
-export function mixedWorkers(port: number, readers: User[], writers: User[], detailId: number, label: string): Worker[] {
+export function mixedWorkers(
+  port: number,
+  readers: User[],
+  writers: User[],
+  detailId: number,
+  label: string,
+): Worker[] {
   return [
     ...readers.map((u, i) => ({
       side: 'reads' as const,
       port,
       expect: 200,
-      request: (): RawRequest => ({ method: 'GET', path: i % 2 ? '/snippets/?limit=20' : `/snippets/${detailId}/`, headers: { authorization: `Token ${u.token}` } }),
+      request: (): RawRequest => ({
+        method: 'GET',
+        path: i % 2 ? '/snippets/?limit=20' : `/snippets/${detailId}/`,
+        headers: { authorization: `Token ${u.token}` },
+      }),
     })),
     ...writers.map((u, i) => ({
       side: 'writes' as const,
       port,
       expect: 201,
-      request: (n: number): RawRequest => ({ method: 'POST', path: '/snippets/', headers: json(u.token), body: JSON.stringify({ title: label, code: `# ${label} writer ${i} create ${n}\nprint(${n})\n` }) }),
+      request: (n: number): RawRequest => ({
+        method: 'POST',
+        path: '/snippets/',
+        headers: json(u.token),
+        body: JSON.stringify({ title: label, code: `# ${label} writer ${i} create ${n}\nprint(${n})\n` }),
+      }),
     })),
   ];
 }
@@ -96,7 +124,12 @@ export function conflictWorkers(ports: number[], owner: User, id: number, perPor
       side: 'puts' as const,
       port,
       expect: 200,
-      request: (n: number): RawRequest => ({ method: 'PUT', path: `/snippets/${id}/`, headers: json(owner.token), body: JSON.stringify({ title: 'conflict', code: `# port ${port} putter ${p}.${i} put ${n}\n` }) }),
+      request: (n: number): RawRequest => ({
+        method: 'PUT',
+        path: `/snippets/${id}/`,
+        headers: json(owner.token),
+        body: JSON.stringify({ title: 'conflict', code: `# port ${port} putter ${p}.${i} put ${n}\n` }),
+      }),
     })),
   );
 }

@@ -27,12 +27,25 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * a command-line process per user took about 1.5 s each on this machine.
  */
 async function makeUsers(c: Cluster, names: string[]): Promise<void> {
-  const env = { ...process.env, DATABASE_URL: `mysql://snippets:snippets@127.0.0.1:${c.nodes['1']}/snippets`, PASSWORD_ITERATIONS: '1000', LOG_LEVEL: 'error' };
+  const env = {
+    ...process.env,
+    DATABASE_URL: `mysql://snippets:snippets@127.0.0.1:${c.nodes['1']}/snippets`,
+    PASSWORD_ITERATIONS: '1000',
+    LOG_LEVEL: 'error',
+  };
   const [first, ...rest] = names;
-  await promisify(execFile)(process.execPath, [path.join(ROOT, 'dist/server/cli.js'), 'createuser', first!, '--password', PASSWORD], { env, timeout: 60_000 });
+  await promisify(execFile)(
+    process.execPath,
+    [path.join(ROOT, 'dist/server/cli.js'), 'createuser', first!, '--password', PASSWORD],
+    { env, timeout: 60_000 },
+  );
   const conn = await nodeConnection(c, 1);
   try {
-    for (const name of rest) await conn.query('INSERT INTO users (username, password, email, is_superuser, date_joined) SELECT ?, password, email, is_superuser, UTC_TIMESTAMP(6) FROM users WHERE username = ?', [name, first]);
+    for (const name of rest)
+      await conn.query(
+        'INSERT INTO users (username, password, email, is_superuser, date_joined) SELECT ?, password, email, is_superuser, UTC_TIMESTAMP(6) FROM users WHERE username = ?',
+        [name, first],
+      );
   } finally {
     await conn.end();
   }
@@ -89,16 +102,23 @@ const kinds = (t: Tally, sides: string[]) =>
     .join(', ') || '0';
 
 async function main(): Promise<number> {
-  const { positionals, values } = parseArgs({ allowPositionals: true, options: { duration: { type: 'string', default: '20' }, faults: { type: 'string' } } });
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: { duration: { type: 'string', default: '20' }, faults: { type: 'string' } },
+  });
   const c = readCluster(positionals[0]!);
   const duration = Number(values.duration) * 1000;
   const chosen = values.faults ? values.faults.split(',') : FAULTS.map((f) => f.name);
   const unknown = chosen.filter((name) => !FAULTS.some((f) => f.name === name));
-  if (unknown.length) throw new Error(`unknown faults: ${unknown.join(', ')} (known: ${FAULTS.map((f) => f.name).join(', ')})`);
+  if (unknown.length)
+    throw new Error(`unknown faults: ${unknown.join(', ')} (known: ${FAULTS.map((f) => f.name).join(', ')})`);
   const base = `http://127.0.0.1:${c.http}`;
 
   log(`${READERS} readers and ${WRITERS} writers, each a user with a token`);
-  const names = Array.from({ length: READERS + WRITERS }, (_, i) => `${i < READERS ? 'reader' : 'writer'}${i % READERS}`);
+  const names = Array.from(
+    { length: READERS + WRITERS },
+    (_, i) => `${i < READERS ? 'reader' : 'writer'}${i % READERS}`,
+  );
   await makeUsers(c, names);
   const users: User[] = [];
   for (const username of names) users.push({ username, token: await apiToken(base, username, PASSWORD) });
@@ -106,7 +126,20 @@ async function main(): Promise<number> {
   const writers = users.slice(READERS);
   const [detailId, conflictId] = await seedSnippets(base, writers[0]!.token, 2);
 
-  const rows = [['fault', 'requests', 'failed reads', 'failed writes', '500s', 'recovery s', 'acked creates', 'lost', 'isolated node taken out', 'notes']];
+  const rows = [
+    [
+      'fault',
+      'requests',
+      'failed reads',
+      'failed writes',
+      '500s',
+      'recovery s',
+      'acked creates',
+      'lost',
+      'isolated node taken out',
+      'notes',
+    ],
+  ];
   const misses: string[] = [];
   const examples: string[] = [];
   for (const fault of FAULTS.filter((f) => chosen.includes(f.name))) {
@@ -115,12 +148,17 @@ async function main(): Promise<number> {
     const f: FaultEnv = { c, writers, conflictId: conflictId!, downSeen: new Map(), log };
     let stopLoad!: () => void;
     const stop = new Promise<void>((r) => (stopLoad = r));
-    const load = runLoad([...mixedWorkers(c.http, readers, writers, detailId!, fault.name), ...(fault.extra?.(f) ?? [])], tally, stop);
+    const load = runLoad(
+      [...mixedWorkers(c.http, readers, writers, detailId!, fault.name), ...(fault.extra?.(f) ?? [])],
+      tally,
+      stop,
+    );
     let watching = true;
     const watcher = (async () => {
       while (watching) {
         const status = await haproxyStatus(c).catch(() => ({}) as Record<string, string>);
-        for (const [server, s] of Object.entries(status)) if (s.startsWith('DOWN') && !f.downSeen.has(server)) f.downSeen.set(server, Date.now());
+        for (const [server, s] of Object.entries(status))
+          if (s.startsWith('DOWN') && !f.downSeen.has(server)) f.downSeen.set(server, Date.now());
         await sleep(250);
       }
     })();
@@ -145,15 +183,33 @@ async function main(): Promise<number> {
       ...(converged ? [] : ['nodes disagree']),
     ];
     misses.push(...rowMisses.map((m) => `${fault.name}: ${m}`));
-    rows.push([fault.name, String(tally.requests), kinds(tally, ['reads']), kinds(tally, ['writes', 'puts']), String(tally.internal), recovery.toFixed(1), String(tally.created.size), String(lost), outcome.takenOut ?? '-', notes.join('; ') || '-']);
+    rows.push([
+      fault.name,
+      String(tally.requests),
+      kinds(tally, ['reads']),
+      kinds(tally, ['writes', 'puts']),
+      String(tally.internal),
+      recovery.toFixed(1),
+      String(tally.created.size),
+      String(lost),
+      outcome.takenOut ?? '-',
+      notes.join('; ') || '-',
+    ]);
     for (const [kind, message] of tally.examples) examples.push(`${fault.name}, ${kind}: ${message}`);
     log(`fault ${fault.name}: ${rowMisses.length ? `MISSED: ${rowMisses.join('; ')}` : 'targets met'}`);
     await sleep(2000);
   }
-  console.log(`\nGalera cluster: 3 nodes, instances a (node1) and b (node2) behind HAProxy, ${c.mode === 'proxy' ? "each through a Galera-aware HAProxy listener (its node first, the others as backups)" : 'each connected to its node directly'}; ${READERS} readers + ${WRITERS} Token writers\n`);
+  console.log(
+    `\nGalera cluster: 3 nodes, instances a (node1) and b (node2) behind HAProxy, ${c.mode === 'proxy' ? 'each through a Galera-aware HAProxy listener (its node first, the others as backups)' : 'each connected to its node directly'}; ${READERS} readers + ${WRITERS} Token writers\n`,
+  );
   console.log(markdownTable(rows));
-  if (examples.length) console.log(`\nFailures without an answer, the first of each kind:\n${examples.map((e) => `  ${e}`).join('\n')}`);
-  console.log(misses.length ? `\nFAIL:\n${misses.map((m) => `  ${m}`).join('\n')}` : '\nevery fault met its targets (no 500, no acknowledged create lost, the fault-specific checks)');
+  if (examples.length)
+    console.log(`\nFailures without an answer, the first of each kind:\n${examples.map((e) => `  ${e}`).join('\n')}`);
+  console.log(
+    misses.length
+      ? `\nFAIL:\n${misses.map((m) => `  ${m}`).join('\n')}`
+      : '\nevery fault met its targets (no 500, no acknowledged create lost, the fault-specific checks)',
+  );
   return misses.length ? 1 : 0;
 }
 

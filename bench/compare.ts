@@ -25,23 +25,47 @@ interface Build {
 }
 
 function cliOf(build: Build, ...args: string[]): void {
-  const res = spawnSync(process.execPath, [path.join(build.root, 'dist/server/cli.js'), ...args], { env: build.env, encoding: 'utf8', timeout: 120000 });
+  const res = spawnSync(process.execPath, [path.join(build.root, 'dist/server/cli.js'), ...args], {
+    env: build.env,
+    encoding: 'utf8',
+    timeout: 120000,
+  });
   if (res.status !== 0) throw new Error(`${build.name}: snippets ${args[0]} failed: ${res.stderr}`);
 }
 
 async function start(build: Build, dir: string): Promise<void> {
-  build.env = withThrottles({ ...process.env, DATABASE_URL: `sqlite:${path.join(dir, `${build.name}.sqlite3`)}`, SECRET_KEY: 'bench-secret-key-bench-secret-key-bench', PORT: String(build.port), LOG_LEVEL: 'warn' });
+  build.env = withThrottles({
+    ...process.env,
+    DATABASE_URL: `sqlite:${path.join(dir, `${build.name}.sqlite3`)}`,
+    SECRET_KEY: 'bench-secret-key-bench-secret-key-bench',
+    PORT: String(build.port),
+    LOG_LEVEL: 'warn',
+  });
   cliOf(build, 'migrate');
   cliOf(build, 'createuser', 'bench', '--password', 'benchpass');
-  build.service = spawn(process.execPath, [path.join(build.root, 'dist/server/main.js')], { env: build.env, stdio: ['ignore', 'inherit', 'inherit'] });
+  build.service = spawn(process.execPath, [path.join(build.root, 'dist/server/main.js')], {
+    env: build.env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   const base = `http://127.0.0.1:${build.port}`;
   await waitForHttp(`${base}/snippets/`);
-  const headers = { 'Content-Type': 'application/json', Authorization: `Basic ${Buffer.from('bench:benchpass').toString('base64')}` };
+  const headers = {
+    'Content-Type': 'application/json',
+    Authorization: `Basic ${Buffer.from('bench:benchpass').toString('base64')}`,
+  };
   for (let i = 0; i < SNIPPETS; i++) {
-    const res = await fetch(`${base}/snippets/`, { method: 'POST', headers, body: JSON.stringify({ title: `snippet ${i}`, code: `def f${i}(x):\n    return x * ${i}\n` }) });
+    const res = await fetch(`${base}/snippets/`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ title: `snippet ${i}`, code: `def f${i}(x):\n    return x * ${i}\n` }),
+    });
     if (res.status !== 201) throw new Error(`${build.name}: seeding failed: ${res.status}`);
   }
-  const tokenRes = await fetch(`${base}/api-token-auth/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'bench', password: 'benchpass' }) });
+  const tokenRes = await fetch(`${base}/api-token-auth/`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: 'bench', password: 'benchpass' }),
+  });
   build.token = ((await tokenRes.json()) as { token: string }).token;
 }
 
@@ -62,7 +86,13 @@ async function main(): Promise<void> {
     const scenarios = (b: Build): Scenario[] => [
       { name: 'GET /snippets/<pk>/', url: `http://127.0.0.1:${b.port}/snippets/50/` },
       { name: `GET /snippets/?limit=${SNIPPETS}`, url: `http://127.0.0.1:${b.port}/snippets/?limit=${SNIPPETS}` },
-      { name: 'POST /snippets/ Token', url: `http://127.0.0.1:${b.port}/snippets/`, method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Token ${b.token}` }, body: CREATE },
+      {
+        name: 'POST /snippets/ Token',
+        url: `http://127.0.0.1:${b.port}/snippets/`,
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Token ${b.token}` },
+        body: CREATE,
+      },
     ];
     const rps = new Map<string, number[]>();
     for (let round = 0; round < ROUNDS; round++) {
@@ -70,8 +100,13 @@ async function main(): Promise<void> {
         // Alternate which build goes first, so neither always runs on a machine just warmed (or just tired) by the other.
         for (const build of round % 2 ? [...builds].reverse() : builds) {
           const scenario = scenarios(build)[s]!;
-          process.stderr.write(`bench:compare round ${round + 1}/${ROUNDS}: ${build.name} ${scenario.name} (${DURATION} s)…\n`);
-          const result = await runScenario(scenario, [build.service!.pid!], { connections: CONNECTIONS, duration: DURATION });
+          process.stderr.write(
+            `bench:compare round ${round + 1}/${ROUNDS}: ${build.name} ${scenario.name} (${DURATION} s)…\n`,
+          );
+          const result = await runScenario(scenario, [build.service!.pid!], {
+            connections: CONNECTIONS,
+            duration: DURATION,
+          });
           const key = `${scenario.name}\0${build.name}`;
           rps.set(key, [...(rps.get(key) ?? []), result.rps]);
         }

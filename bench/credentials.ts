@@ -18,7 +18,11 @@ export async function sessionLogin(base: string, username: string, password: str
   const res = await fetch(`${base}/api-auth/login/`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: csrf, 'X-CSRFToken': csrf.slice('csrftoken='.length) },
+    headers: {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      Cookie: csrf,
+      'X-CSRFToken': csrf.slice('csrftoken='.length),
+    },
     body: new URLSearchParams({ username, password, next: '/' }).toString(),
     signal: AbortSignal.timeout(TIMEOUT_MS),
   });

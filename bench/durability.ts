@@ -48,21 +48,37 @@ async function writeUntilKilled(
   const creator = async (w: number) => {
     for (let n = 0; !killed; n++) {
       const code = `# durability cycle ${cycle} writer ${w} create ${n}\nprint(${n})\n`;
-      const o = await sendRaw(agent, PORT, { method: 'POST', path: '/snippets/', headers, body: JSON.stringify({ code }) }, TIMEOUT_MS);
-      if ('status' in o && o.status === 201) acked.set((JSON.parse(o.body.toString('utf8')) as { id: number }).id, code);
+      const o = await sendRaw(
+        agent,
+        PORT,
+        { method: 'POST', path: '/snippets/', headers, body: JSON.stringify({ code }) },
+        TIMEOUT_MS,
+      );
+      if ('status' in o && o.status === 201)
+        acked.set((JSON.parse(o.body.toString('utf8')) as { id: number }).id, code);
       else if (!killed) other++;
     }
   };
   const updater = async (w: number) => {
     const first = `# durability cycle ${cycle} updater ${w}\n`;
-    const o = await sendRaw(agent, PORT, { method: 'POST', path: '/snippets/', headers, body: JSON.stringify({ code: first }) }, TIMEOUT_MS);
+    const o = await sendRaw(
+      agent,
+      PORT,
+      { method: 'POST', path: '/snippets/', headers, body: JSON.stringify({ code: first }) },
+      TIMEOUT_MS,
+    );
     if (!('status' in o) || o.status !== 201) return void (killed || other++);
     const id = (JSON.parse(o.body.toString('utf8')) as { id: number }).id;
     const saved = [first];
     updated.set(id, saved);
     for (let n = 1; !killed; n++) {
       const code = `# durability cycle ${cycle} updater ${w} update ${n}\n`;
-      const put = await sendRaw(agent, PORT, { method: 'PUT', path: `/snippets/${id}/`, headers, body: JSON.stringify({ code }) }, TIMEOUT_MS);
+      const put = await sendRaw(
+        agent,
+        PORT,
+        { method: 'PUT', path: `/snippets/${id}/`, headers, body: JSON.stringify({ code }) },
+        TIMEOUT_MS,
+      );
       if ('status' in put && put.status === 200) saved.push(code);
       else if (!killed) other++;
     }
@@ -89,10 +105,14 @@ interface Revisions {
 async function checkRevisions(base: string, updated: Map<number, string[]>): Promise<Revisions> {
   const r: Revisions = { withoutRevision: 0, unlike: 0 };
   for (const [id, saved] of updated) {
-    const revisions = (await (await fetch(`${base}/snippets/${id}/revisions/`, { signal: AbortSignal.timeout(60000) })).json()) as { code: string }[];
+    const revisions = (await (
+      await fetch(`${base}/snippets/${id}/revisions/`, { signal: AbortSignal.timeout(60000) })
+    ).json()) as { code: string }[];
     const codes = new Set(revisions.map((rev) => rev.code));
     r.withoutRevision += saved.filter((code) => !codes.has(code)).length;
-    const snippet = (await (await fetch(`${base}/snippets/${id}/`, { signal: AbortSignal.timeout(60000) })).json()) as { code: string };
+    const snippet = (await (await fetch(`${base}/snippets/${id}/`, { signal: AbortSignal.timeout(60000) })).json()) as {
+      code: string;
+    };
     if (snippet.code !== revisions[0]?.code) r.unlike++;
   }
   return r;
@@ -116,7 +136,20 @@ async function main(): Promise<number> {
     const all = new Map<number, string>();
     const allUpdated = new Map<number, string[]>();
     const rows = [
-      ['cycle', 'load ms', 'acknowledged', 'found', 'missing', 'other code', 'stored, not acknowledged', 'updates acknowledged', 'saves without revision', 'snippet ≠ newest revision', 'other answers', 'restart ms'],
+      [
+        'cycle',
+        'load ms',
+        'acknowledged',
+        'found',
+        'missing',
+        'other code',
+        'stored, not acknowledged',
+        'updates acknowledged',
+        'saves without revision',
+        'snippet ≠ newest revision',
+        'other answers',
+        'restart ms',
+      ],
     ];
     let failed = false;
     for (let cycle = 1; cycle <= CYCLES; cycle++) {
@@ -136,7 +169,13 @@ async function main(): Promise<number> {
       const missing = accounts.missing.filter((id) => acked.has(id)).length;
       const changed = accounts.changed.length;
       const earlier = accounts.missing.length - missing;
-      failed ||= accounts.missing.length > 0 || changed > 0 || acked.size === 0 || updates === 0 || revisions.withoutRevision > 0 || revisions.unlike > 0;
+      failed ||=
+        accounts.missing.length > 0 ||
+        changed > 0 ||
+        acked.size === 0 ||
+        updates === 0 ||
+        revisions.withoutRevision > 0 ||
+        revisions.unlike > 0;
       rows.push([
         String(cycle),
         String(loadMs),

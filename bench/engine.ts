@@ -40,10 +40,15 @@ export function openSqlite(): Engine {
       const db = await new Promise<sqlite3.Database>((resolve, reject) => {
         const d = new sqlite3.Database(file, sqlite3.OPEN_READONLY, (err) => (err ? reject(err) : resolve(d)));
       });
-      const get = <T>(sql: string, params: unknown[]) => new Promise<T | undefined>((resolve, reject) => db.get(sql, params, (err, row: T) => (err ? reject(err) : resolve(row))));
+      const get = <T>(sql: string, params: unknown[]) =>
+        new Promise<T | undefined>((resolve, reject) =>
+          db.get(sql, params, (err, row: T) => (err ? reject(err) : resolve(row))),
+        );
       try {
         db.configure('busyTimeout', 5000);
-        const exists = await get<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?", [table]);
+        const exists = await get<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?", [
+          table,
+        ]);
         if (!exists) return undefined;
         return (await get<{ n: number }>(`SELECT COUNT(*) AS n FROM "${table}"`, []))!.n;
       } finally {
@@ -63,7 +68,9 @@ export async function openMysql(url: string): Promise<Engine> {
   if (/bench|test/i.test(database)) {
     const conn = await connect();
     try {
-      const [tables] = await conn.query<mysql.RowDataPacket[]>('SELECT table_name AS t FROM information_schema.tables WHERE table_schema = DATABASE()');
+      const [tables] = await conn.query<mysql.RowDataPacket[]>(
+        'SELECT table_name AS t FROM information_schema.tables WHERE table_schema = DATABASE()',
+      );
       await conn.query('SET FOREIGN_KEY_CHECKS = 0');
       for (const { t } of tables) await conn.query(`DROP TABLE IF EXISTS \`${String(t).replace(/`/g, '``')}\``);
       await conn.query('SET FOREIGN_KEY_CHECKS = 1');
@@ -77,7 +84,10 @@ export async function openMysql(url: string): Promise<Engine> {
     async countRows(table) {
       const conn = await connect();
       try {
-        const [exists] = await conn.query<mysql.RowDataPacket[]>('SELECT 1 FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = ?', [table]);
+        const [exists] = await conn.query<mysql.RowDataPacket[]>(
+          'SELECT 1 FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = ?',
+          [table],
+        );
         if (!exists.length) return undefined;
         const [rows] = await conn.query<mysql.RowDataPacket[]>(`SELECT COUNT(*) AS n FROM \`${table}\``);
         return Number(rows[0]!.n);

@@ -38,13 +38,19 @@ export class FaultLoad {
 
   constructor(private readonly opts: LoadOptions) {
     this.agent = new http.Agent({ keepAlive: true, maxSockets: opts.readers + opts.writers });
-    this.loops = [...Array.from({ length: opts.readers }, (_, i) => this.reader(i)), ...Array.from({ length: opts.writers }, (_, i) => this.writer(i))];
+    this.loops = [
+      ...Array.from({ length: opts.readers }, (_, i) => this.reader(i)),
+      ...Array.from({ length: opts.writers }, (_, i) => this.writer(i)),
+    ];
   }
 
   private async reader(i: number): Promise<void> {
     for (let n = 0; this.running; n++) {
       // Half the readers start with the list, half with the snippet.
-      await this.send('read', { method: 'GET', path: (n + i) % 2 ? `/snippets/${this.opts.snippetId}/` : '/snippets/?limit=20' });
+      await this.send('read', {
+        method: 'GET',
+        path: (n + i) % 2 ? `/snippets/${this.opts.snippetId}/` : '/snippets/?limit=20',
+      });
     }
   }
 
@@ -80,7 +86,8 @@ export class FaultLoad {
 
   /** When both a read and a create sent at or after `since` succeeded: the later of the two, or undefined. */
   recoveredAt(since: number): number | undefined {
-    const first = (kind: Sample['kind']) => this.samples.find((s) => s.kind === kind && s.start >= since && /^2/.test(s.result));
+    const first = (kind: Sample['kind']) =>
+      this.samples.find((s) => s.kind === kind && s.start >= since && /^2/.test(s.result));
     const read = first('read');
     const create = first('create');
     return read && create ? Math.max(read.start + read.ms, create.start + create.ms) : undefined;
@@ -97,7 +104,11 @@ export class FaultLoad {
  * Counts per result of the samples sent in [from, to), e.g. "200×812 201×95 500×3 timeout×2", the worst latency, and
  * how the socket failures came about (refusals left out: they only say that nothing listened).
  */
-export function summarize(samples: Sample[], from: number, to: number): { statuses: string; worstMs: number; failures: string[] } {
+export function summarize(
+  samples: Sample[],
+  from: number,
+  to: number,
+): { statuses: string; worstMs: number; failures: string[] } {
   const counts = new Map<string, number>();
   const failures = new Set<string>();
   let worstMs = 0;
@@ -107,6 +118,9 @@ export function summarize(samples: Sample[], from: number, to: number): { status
     worstMs = Math.max(worstMs, s.ms);
     if (s.result === 'socket' && s.detail) failures.add(`${s.kind}: ${s.detail}`);
   }
-  const statuses = [...counts].sort(([a], [b]) => a.localeCompare(b)).map(([r, n]) => `${r}×${n}`).join(' ');
+  const statuses = [...counts]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([r, n]) => `${r}×${n}`)
+    .join(' ');
   return { statuses: statuses || '-', worstMs, failures: [...failures] };
 }

@@ -65,13 +65,32 @@ export async function ownMariadb(): Promise<Dependency & { url: string }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'snippets-faults-mariadb-'));
   const port = await freePort();
   const user = isRoot() ? ['--user=root'] : [];
-  const install = spawnSync('mariadb-install-db', ['--no-defaults', ...user, `--datadir=${dir}/data`, '--skip-test-db', '--auth-root-authentication-method=normal'], { encoding: 'utf8' });
+  const install = spawnSync(
+    'mariadb-install-db',
+    ['--no-defaults', ...user, `--datadir=${dir}/data`, '--skip-test-db', '--auth-root-authentication-method=normal'],
+    { encoding: 'utf8' },
+  );
   if (install.status !== 0) throw new Error(`mariadb-install-db: ${install.stderr || install.error?.message}`);
   let child: ChildProcess | undefined;
   const url = `mysql://root@127.0.0.1:${port}/bench`;
   const start = async () => {
     child = track(
-      spawn('mariadbd', ['--no-defaults', ...user, `--datadir=${dir}/data`, '--bind-address=127.0.0.1', `--port=${port}`, `--socket=${dir}/sock`, `--pid-file=${dir}/pid`, '--skip-grant-tables', '--innodb-buffer-pool-size=32M', `--log-error=${dir}/error.log`], { stdio: 'ignore' }),
+      spawn(
+        'mariadbd',
+        [
+          '--no-defaults',
+          ...user,
+          `--datadir=${dir}/data`,
+          '--bind-address=127.0.0.1',
+          `--port=${port}`,
+          `--socket=${dir}/sock`,
+          `--pid-file=${dir}/pid`,
+          '--skip-grant-tables',
+          '--innodb-buffer-pool-size=32M',
+          `--log-error=${dir}/error.log`,
+        ],
+        { stdio: 'ignore' },
+      ),
     );
     await until('mariadbd', async () => {
       const conn = await mysql.createConnection({ host: '127.0.0.1', port, user: 'root', connectTimeout: 2000 });
@@ -90,22 +109,38 @@ export async function ownRedis(): Promise<Dependency & { url: string }> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = track(spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' }));
-    await until('redis-server', () => new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => s.write('PING\r\n'));
-      s.once('data', (d) => {
-        s.destroy();
-        resolve(d.toString().startsWith('+PONG'));
-      });
-      s.once('error', () => resolve(false));
-    }));
+    child = track(
+      spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+        { stdio: 'ignore' },
+      ),
+    );
+    await until(
+      'redis-server',
+      () =>
+        new Promise<boolean>((resolve) => {
+          const s = net.connect(port, '127.0.0.1', () => s.write('PING\r\n'));
+          s.once('data', (d) => {
+            s.destroy();
+            resolve(d.toString().startsWith('+PONG'));
+          });
+          s.once('error', () => resolve(false));
+        }),
+    );
   };
   await start();
   return { ...controls('redis-server', port, dir, () => child, start), url: `redis://127.0.0.1:${port}/0` };
 }
 
 /** Stop, freeze, thaw, start and remove a server process of ours (`child()`: the one running now). */
-function controls(name: string, port: number, dir: string, child: () => ChildProcess | undefined, start: () => Promise<void>): Dependency {
+function controls(
+  name: string,
+  port: number,
+  dir: string,
+  child: () => ChildProcess | undefined,
+  start: () => Promise<void>,
+): Dependency {
   return {
     name,
     port,

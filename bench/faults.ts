@@ -42,7 +42,12 @@ class Service {
   private out = '';
   readonly exited: Promise<number | null>;
   constructor(env: NodeJS.ProcessEnv, command: string[] = [process.execPath, path.join(ROOT, 'dist/server/main.js')]) {
-    this.child = spawn(command[0]!, command.slice(1), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    this.child = spawn(command[0]!, command.slice(1), {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     const keep = (c: Buffer) => (this.out += c.toString('utf8'));
     this.child.stdout!.on('data', keep);
     this.child.stderr!.on('data', keep);
@@ -56,7 +61,8 @@ class Service {
   }
   /** Resolves at the first output line matching `pattern`. */
   async logged(pattern: RegExp, timeoutMs: number): Promise<boolean> {
-    for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(50)) if (pattern.test(this.out)) return true;
+    for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(50))
+      if (pattern.test(this.out)) return true;
     return false;
   }
   kill(): void {
@@ -87,7 +93,10 @@ interface Setup {
 }
 
 /** A user, its token and a snippet on a fresh service; the service is left running. */
-async function prepare(databaseUrl: string, extra: NodeJS.ProcessEnv = {}): Promise<{ setup: Setup; service: Service }> {
+async function prepare(
+  databaseUrl: string,
+  extra: NodeJS.ProcessEnv = {},
+): Promise<{ setup: Setup; service: Service }> {
   const port = await freePort();
   const env = { ...throttledServiceEnv(databaseUrl, port, 'warn'), ...extra };
   const username = uniqueUsername('faults');
@@ -115,8 +124,20 @@ async function lostWrites(base: string, username: string, load: FaultLoad): Prom
  * The common shape: load, `inject` the fault, hold it, `lift` it, wait for reads and creates to succeed again. The
  * row's "during" covers the requests sent from the fault to the recovery.
  */
-async function underLoad(name: string, s: Setup, inject: () => Promise<void> | void, lift: () => Promise<void> | void, notes = ''): Promise<Row> {
-  const load = new FaultLoad({ port: s.port, token: s.token, snippetId: s.snippetId, readers: READERS, writers: WRITERS });
+async function underLoad(
+  name: string,
+  s: Setup,
+  inject: () => Promise<void> | void,
+  lift: () => Promise<void> | void,
+  notes = '',
+): Promise<Row> {
+  const load = new FaultLoad({
+    port: s.port,
+    token: s.token,
+    snippetId: s.snippetId,
+    readers: READERS,
+    writers: WRITERS,
+  });
   try {
     await sleep(WARM_MS);
     const from = Date.now();
@@ -125,18 +146,32 @@ async function underLoad(name: string, s: Setup, inject: () => Promise<void> | v
     const liftedAt = Date.now();
     await lift();
     let recovered: number | undefined;
-    for (const limit = Date.now() + RECOVERY_LIMIT_MS; !(recovered = load.recoveredAt(liftedAt)) && Date.now() < limit; ) await sleep(50);
+    for (const limit = Date.now() + RECOVERY_LIMIT_MS; !(recovered = load.recoveredAt(liftedAt)) && Date.now() < limit;)
+      await sleep(50);
     const { statuses, worstMs, failures } = summarize(load.samples, from, recovered ?? Date.now());
     await sleep(1000);
     await load.stop();
-    return { fault: name, during: statuses, worstMs: String(worstMs), recovery: recovered ? seconds(recovered - liftedAt) : `none in ${seconds(RECOVERY_LIMIT_MS)}`, ...(await lostWrites(s.base, s.username, load)), notes, failures };
+    return {
+      fault: name,
+      during: statuses,
+      worstMs: String(worstMs),
+      recovery: recovered ? seconds(recovered - liftedAt) : `none in ${seconds(RECOVERY_LIMIT_MS)}`,
+      ...(await lostWrites(s.base, s.username, load)),
+      notes,
+      failures,
+    };
   } finally {
     await load.stop();
   }
 }
 
 /** Stopping or freezing a dependency of the service's. */
-async function dependencyFault(name: string, dependency: () => Promise<Dependency & { url: string }>, kind: 'stop' | 'sigstop', asDatabase: boolean): Promise<Row> {
+async function dependencyFault(
+  name: string,
+  dependency: () => Promise<Dependency & { url: string }>,
+  kind: 'stop' | 'sigstop',
+  asDatabase: boolean,
+): Promise<Row> {
   const dep = await dependency();
   const sqlite = mkdtempSync(path.join(tmpdir(), 'snippets-faults-'));
   const databaseUrl = asDatabase ? dep.url : `sqlite:${path.join(sqlite, 'db.sqlite3')}`;
@@ -231,11 +266,22 @@ async function portInUse(): Promise<Row> {
   const sqlite = mkdtempSync(path.join(tmpdir(), 'snippets-faults-'));
   try {
     const t0 = Date.now();
-    const service = new Service({ ...throttledServiceEnv(`sqlite:${path.join(sqlite, 'db.sqlite3')}`, port, 'warn'), WEB_CONCURRENCY: '2' });
+    const service = new Service({
+      ...throttledServiceEnv(`sqlite:${path.join(sqlite, 'db.sqlite3')}`, port, 'warn'),
+      WEB_CONCURRENCY: '2',
+    });
     const code = await Promise.race([service.exited, sleep(60000).then(() => 'still running after 60 s')]);
     const restarts = (service.output().match(/starting another/g) ?? []).length;
     await service.stop();
-    return { fault: 'port-in-use', during: '-', worstMs: '-', recovery: '-', acked: '-', lost: '-', notes: `WEB_CONCURRENCY=2: exit ${code} after ${seconds(Date.now() - t0)} s, ${restarts} worker restarts` };
+    return {
+      fault: 'port-in-use',
+      during: '-',
+      worstMs: '-',
+      recovery: '-',
+      acked: '-',
+      lost: '-',
+      notes: `WEB_CONCURRENCY=2: exit ${code} after ${seconds(Date.now() - t0)} s, ${restarts} worker restarts`,
+    };
   } finally {
     holder.close();
     rmSync(sqlite, { recursive: true, force: true });
@@ -250,7 +296,11 @@ async function slowReader(): Promise<Row> {
     // 120 snippets of 100 kB: a streamed list of 12 MB, more than both ends' socket buffers hold.
     const code = 'x'.repeat(100_000);
     for (let i = 0; i < 120; i++) {
-      const res = await fetch(`${setup.base}/snippets/`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Token ${setup.token}` }, body: JSON.stringify({ code, language: 'plaintext' }) });
+      const res = await fetch(`${setup.base}/snippets/`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Token ${setup.token}` },
+        body: JSON.stringify({ code, language: 'plaintext' }),
+      });
       if (res.status !== 201) throw new Error(`seeding: ${res.status}`);
     }
     let droppedMs = NaN;
@@ -287,12 +337,37 @@ function skippedRow(fault: string, why: string): Row {
  */
 const SECOND = 1000;
 const FAULTS: { name: string; needsRoot: boolean; boundMs?: number; run: () => Promise<Row> }[] = [
-  { name: 'mariadb-stop', needsRoot: false, boundMs: 5 * SECOND + SECOND, run: () => dependencyFault('mariadb-stop', ownMariadb, 'stop', true) },
-  { name: 'mariadb-sigstop', needsRoot: false, boundMs: 5 * SECOND + SECOND, run: () => dependencyFault('mariadb-sigstop', ownMariadb, 'sigstop', true) },
-  { name: 'redis-stop', needsRoot: false, boundMs: 3 * SECOND + SECOND, run: () => dependencyFault('redis-stop', ownRedis, 'stop', false) },
-  { name: 'redis-sigstop', needsRoot: false, boundMs: 3 * SECOND + SECOND, run: () => dependencyFault('redis-sigstop', ownRedis, 'sigstop', false) },
+  {
+    name: 'mariadb-stop',
+    needsRoot: false,
+    boundMs: 5 * SECOND + SECOND,
+    run: () => dependencyFault('mariadb-stop', ownMariadb, 'stop', true),
+  },
+  {
+    name: 'mariadb-sigstop',
+    needsRoot: false,
+    boundMs: 5 * SECOND + SECOND,
+    run: () => dependencyFault('mariadb-sigstop', ownMariadb, 'sigstop', true),
+  },
+  {
+    name: 'redis-stop',
+    needsRoot: false,
+    boundMs: 3 * SECOND + SECOND,
+    run: () => dependencyFault('redis-stop', ownRedis, 'stop', false),
+  },
+  {
+    name: 'redis-sigstop',
+    needsRoot: false,
+    boundMs: 3 * SECOND + SECOND,
+    run: () => dependencyFault('redis-sigstop', ownRedis, 'sigstop', false),
+  },
   { name: 'sqlite-full', needsRoot: true, boundMs: 5 * SECOND + SECOND, run: sqliteFull },
-  { name: 'sigterm-keepalive', needsRoot: false, boundMs: 10 * SECOND + SECOND, run: () => sigterm('sigterm-keepalive', false) },
+  {
+    name: 'sigterm-keepalive',
+    needsRoot: false,
+    boundMs: 10 * SECOND + SECOND,
+    run: () => sigterm('sigterm-keepalive', false),
+  },
   { name: 'sigterm-npm', needsRoot: false, boundMs: 10 * SECOND + SECOND, run: () => sigterm('sigterm-npm', true) },
   { name: 'port-in-use', needsRoot: false, run: portInUse },
   { name: 'slow-reader', needsRoot: false, boundMs: 10 * SECOND, run: slowReader },
@@ -316,9 +391,17 @@ function parseArgs(argv: string[]): { only?: Set<string>; noRoot: boolean } {
     if (arg === '--no-root') noRoot = true;
     else if (arg === '--only' || arg.startsWith('--only=')) {
       const names = (arg === '--only' ? argv[++i] : arg.slice('--only='.length)) ?? '';
-      only = new Set(names.split(',').map((n) => n.trim()).filter(Boolean));
+      only = new Set(
+        names
+          .split(',')
+          .map((n) => n.trim())
+          .filter(Boolean),
+      );
       const unknown = [...only].filter((n) => !FAULTS.some((f) => f.name === n));
-      if (unknown.length || !only.size) throw new Error(`--only: unknown fault ${unknown.join(', ') || '(none given)'}; faults: ${FAULTS.map((f) => f.name).join(', ')}`);
+      if (unknown.length || !only.size)
+        throw new Error(
+          `--only: unknown fault ${unknown.join(', ') || '(none given)'}; faults: ${FAULTS.map((f) => f.name).join(', ')}`,
+        );
     } else throw new Error(`unknown option ${arg}; usage: bench:faults [--only NAME[,NAME]] [--no-root]`);
   }
   return { only, noRoot };
@@ -327,7 +410,9 @@ function parseArgs(argv: string[]): { only?: Set<string>; noRoot: boolean } {
 async function main(): Promise<number> {
   const { only, noRoot } = parseArgs(process.argv.slice(2));
   process.once('SIGINT', () => process.exit(130));
-  const rows = [['fault', 'clients during it', 'worst ms', 'bound ms', 'recovery s', 'acked creates', 'lost', 'verdict', 'notes']];
+  const rows = [
+    ['fault', 'clients during it', 'worst ms', 'bound ms', 'recovery s', 'acked creates', 'lost', 'verdict', 'notes'],
+  ];
   let lost = false;
   let missed = false;
   const results: Row[] = [];
@@ -348,13 +433,30 @@ async function main(): Promise<number> {
     const miss = skipped ? [] : misses(row, fault.boundMs);
     missed ||= miss.length > 0;
     results.push(row);
-    rows.push([row.fault, row.during, row.worstMs, fault.boundMs === undefined ? '-' : String(fault.boundMs), row.recovery, row.acked, row.lost, skipped ? '-' : miss.length ? `FAIL: ${miss.join(', ')}` : 'ok', row.notes]);
+    rows.push([
+      row.fault,
+      row.during,
+      row.worstMs,
+      fault.boundMs === undefined ? '-' : String(fault.boundMs),
+      row.recovery,
+      row.acked,
+      row.lost,
+      skipped ? '-' : miss.length ? `FAIL: ${miss.join(', ')}` : 'ok',
+      row.notes,
+    ]);
   }
-  console.log(`\nFaults under load: ${READERS} readers and ${WRITERS} Token writers on kept-alive connections, ${seconds(FAULT_MS)} s per fault, client timeout 10 s\n`);
+  console.log(
+    `\nFaults under load: ${READERS} readers and ${WRITERS} Token writers on kept-alive connections, ${seconds(FAULT_MS)} s per fault, client timeout 10 s\n`,
+  );
   console.log(markdownTable(rows));
-  for (const row of results) for (const failure of row.failures ?? []) console.log(`- ${row.fault}, socket failure: ${failure}`);
+  for (const row of results)
+    for (const failure of row.failures ?? []) console.log(`- ${row.fault}, socket failure: ${failure}`);
   console.log(lost ? '\nFAIL: an acknowledged create was lost' : '\nno acknowledged create was lost');
-  console.log(missed ? 'FAIL: a fault missed a target (verdict column)' : 'every fault met its targets: no 500, no wait past its bound, nothing lost');
+  console.log(
+    missed
+      ? 'FAIL: a fault missed a target (verdict column)'
+      : 'every fault met its targets: no 500, no wait past its bound, nothing lost',
+  );
   return lost || missed ? 1 : 0;
 }
 

@@ -38,7 +38,9 @@ const INPUTS: [name: string, code: string][] = [
 /** BENCH_LANGUAGES=python,java (names or aliases), or every highlight.js language. */
 function languages(): string[] {
   const all = hljs.listLanguages();
-  const wanted = process.env.BENCH_LANGUAGES?.split(',').map((s) => s.trim()).filter(Boolean);
+  const wanted = process.env.BENCH_LANGUAGES?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!wanted?.length) return all;
   return wanted.map((name) => {
     const found = all.find((n) => hljs.getLanguage(n) === hljs.getLanguage(name));
@@ -55,7 +57,7 @@ function throughput(selected: Set<string>): void {
     if (!selected.has(language)) continue;
     const code = readFileSync(path.join(FIXTURES, file), 'utf8');
     const render = () => hljs.highlight(code, { language, ignoreIllegals: true });
-    for (let start = performance.now(); performance.now() - start < 200; ) render(); // warm-up: let V8 optimise
+    for (let start = performance.now(); performance.now() - start < 200;) render(); // warm-up: let V8 optimise
     let renders = 0;
     const start = performance.now();
     let elapsed = 0;
@@ -66,7 +68,14 @@ function throughput(selected: Set<string>): void {
     }
     const bytes = Buffer.byteLength(code);
     const perSecond = renders / (elapsed / 1000);
-    rows.push([language, String(code.split('\n').length - 1), (bytes / 1024).toFixed(1), perSecond.toFixed(0), ((bytes * perSecond) / 1e6).toFixed(2), (elapsed / renders).toFixed(2)]);
+    rows.push([
+      language,
+      String(code.split('\n').length - 1),
+      (bytes / 1024).toFixed(1),
+      perSecond.toFixed(0),
+      ((bytes * perSecond) / 1e6).toFixed(2),
+      (elapsed / renders).toFixed(2),
+    ]);
   }
   console.log(`## Throughput: highlight.js ${hljs.versionString} in-process, ${SECONDS} s per language\n`);
   console.log(rows.length > 1 ? markdownTable(rows) : '(no fixture for the selected languages)');
@@ -95,9 +104,21 @@ async function timeRender(input: string, language: string, code: string): Promis
 
 /** (b) Every input in every language, WORKERS at a time so no job waits in the queue against its deadline. */
 async function adversarial(selected: string[]): Promise<boolean> {
-  await Promise.all(Array.from({ length: WORKERS }, () => highlighter.render({ code: 'x', language: 'plaintext', style: 'friendly', title: '', linenos: false }))); // start the workers
+  await Promise.all(
+    Array.from({ length: WORKERS }, () =>
+      highlighter.render({ code: 'x', language: 'plaintext', style: 'friendly', title: '', linenos: false }),
+    ),
+  ); // start the workers
   const jobs = INPUTS.flatMap(([input, code]) => selected.map((language) => ({ input, language, code })));
-  const bar = new SingleBar({ format: 'adversarial [{bar}] {value}/{total} renders, {eta_formatted} left, {input} in {language}', stream: process.stderr, noTTYOutput: true, notTTYSchedule: 10000 }, Presets.shades_classic);
+  const bar = new SingleBar(
+    {
+      format: 'adversarial [{bar}] {value}/{total} renders, {eta_formatted} left, {input} in {language}',
+      stream: process.stderr,
+      noTTYOutput: true,
+      notTTYSchedule: 10000,
+    },
+    Presets.shades_classic,
+  );
   bar.start(jobs.length, 0, { input: '', language: '' });
   const timings: Timing[] = [];
   let next = 0;
@@ -123,11 +144,22 @@ async function adversarial(selected: string[]): Promise<boolean> {
   const worst = timings.reduce((a, b) => (b.ms > a.ms ? b : a));
   const limit = TIMEOUT_MS + MARGIN_MS;
   const ok = worst.ms <= limit;
-  console.log(`\n## Adversarial input: ${selected.length} languages × ${INPUTS.length} inputs through the pool (${WORKERS} workers, deadline ${TIMEOUT_MS} ms)\n`);
+  console.log(
+    `\n## Adversarial input: ${selected.length} languages × ${INPUTS.length} inputs through the pool (${WORKERS} workers, deadline ${TIMEOUT_MS} ms)\n`,
+  );
   console.log(markdownTable(rows));
-  console.log(`\n${timings.filter((t) => t.plain).length} of ${timings.length} renders hit the deadline, in ${hits.size} languages:`);
-  console.log([...hits].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([l, n]) => `${l} ${n}`).join(', ') || '(none)');
-  console.log(`max wall time ${worst.ms.toFixed(0)} ms (${worst.language}, ${worst.input}): ${ok ? '≤' : 'ABOVE'} deadline + margin = ${limit} ms`);
+  console.log(
+    `\n${timings.filter((t) => t.plain).length} of ${timings.length} renders hit the deadline, in ${hits.size} languages:`,
+  );
+  console.log(
+    [...hits]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .map(([l, n]) => `${l} ${n}`)
+      .join(', ') || '(none)',
+  );
+  console.log(
+    `max wall time ${worst.ms.toFixed(0)} ms (${worst.language}, ${worst.input}): ${ok ? '≤' : 'ABOVE'} deadline + margin = ${limit} ms`,
+  );
   return ok;
 }
 

@@ -21,10 +21,19 @@ async function seed(file: string): Promise<void> {
   await run(db, 'BEGIN');
   const line = 'def handler(request, *args, **kwargs):  # a realistic line of code\n';
   const code = line.repeat(Math.ceil(CODE_CHARS / line.length)).slice(0, CODE_CHARS);
-  const stmt = db.prepare("INSERT INTO snippets (created, title, code, linenos, language, style, highlighted, owner_id) VALUES (?, ?, ?, 0, 'python', 'friendly', '<!DOCTYPE html>', 1)");
+  const stmt = db.prepare(
+    "INSERT INTO snippets (created, title, code, linenos, language, style, highlighted, owner_id) VALUES (?, ?, ?, 0, 'python', 'friendly', '<!DOCTYPE html>', 1)",
+  );
   const start = Date.parse('2026-01-01T00:00:00Z');
   for (let i = 0; i < COUNT; i++) {
-    await new Promise<void>((resolve, reject) => stmt.run(new Date(start + i * 1000).toISOString().replace('T', ' ').replace('Z', ' +00:00'), `snippet ${i}`, code, (err: Error | null) => (err ? reject(err) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      stmt.run(
+        new Date(start + i * 1000).toISOString().replace('T', ' ').replace('Z', ' +00:00'),
+        `snippet ${i}`,
+        code,
+        (err: Error | null) => (err ? reject(err) : resolve()),
+      ),
+    );
     if (i % 20000 === 0) process.stderr.write(`bench: seeding the big list… ${i}/${COUNT}\n`);
   }
   await new Promise((r) => stmt.finalize(r));
@@ -68,16 +77,20 @@ export async function listRun(dir: string, baseEnv: NodeJS.ProcessEnv): Promise<
 function fetchList(stallMs = 0): Promise<{ ttfbMs: number; bytes: number; totalMs: number }> {
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
-    http.get(`http://127.0.0.1:${PORT}/snippets/`, (res) => {
-      const ttfb = Number(process.hrtime.bigint() - started) / 1e6;
-      if (stallMs) {
-        res.pause();
-        setTimeout(() => res.resume(), stallMs);
-      }
-      let n = 0;
-      res.on('data', (chunk: Buffer) => (n += chunk.length));
-      res.on('end', () => resolve({ ttfbMs: ttfb, bytes: n, totalMs: Number(process.hrtime.bigint() - started) / 1e6 }));
-      res.on('error', reject);
-    }).on('error', reject);
+    http
+      .get(`http://127.0.0.1:${PORT}/snippets/`, (res) => {
+        const ttfb = Number(process.hrtime.bigint() - started) / 1e6;
+        if (stallMs) {
+          res.pause();
+          setTimeout(() => res.resume(), stallMs);
+        }
+        let n = 0;
+        res.on('data', (chunk: Buffer) => (n += chunk.length));
+        res.on('end', () =>
+          resolve({ ttfbMs: ttfb, bytes: n, totalMs: Number(process.hrtime.bigint() - started) / 1e6 }),
+        );
+        res.on('error', reject);
+      })
+      .on('error', reject);
   });
 }

@@ -46,9 +46,17 @@ export function rssMb(pid: number): number {
   return kb / 1024;
 }
 
-export async function runScenario(s: Scenario, pids: number[], opts: { connections: number; duration: number }): Promise<Result> {
+export async function runScenario(
+  s: Scenario,
+  pids: number[],
+  opts: { connections: number; duration: number },
+): Promise<Result> {
   let peak = 0;
-  const sample = () => (peak = Math.max(peak, pids.reduce((sum, pid) => sum + rssMb(pid), 0)));
+  const sample = () =>
+    (peak = Math.max(
+      peak,
+      pids.reduce((sum, pid) => sum + rssMb(pid), 0),
+    ));
   sample();
   const timer = setInterval(sample, 100);
   const result = await autocannon({

@@ -28,16 +28,30 @@ async function main(): Promise<number> {
     await waitForHttp(`${base}/snippets/`);
     const token = await apiToken(base, username, password);
     const ids = await seedSnippets(base, token, SNIPPETS);
-    const target: MixedTarget = { base, detailId: ids[SNIPPETS / 2]!, token, session: { cookie: await sessionLogin(base, username, password) } };
+    const target: MixedTarget = {
+      base,
+      detailId: ids[SNIPPETS / 2]!,
+      token,
+      session: { cookie: await sessionLogin(base, username, password) },
+    };
     const heading =
       `${READERS} reader + ${WRITERS} writer connections, loopback, ${engine.name}, ${processes} process${processes > 1 ? 'es' : ''}, ` +
       `THROTTLE_ANON/THROTTLE_USER 1000000/second, node ${process.version}`;
     if (SOAK > 0) {
-      const { report, failed } = await soak(target, { readers: READERS, writers: WRITERS }, SOAK, { pid: service.pid!, engine, username, password });
+      const { report, failed } = await soak(target, { readers: READERS, writers: WRITERS }, SOAK, {
+        pid: service.pid!,
+        engine,
+        username,
+        password,
+      });
       console.log(`\nSoak, ${SOAK} s: ${heading}\n\n${report}`);
       return failed ? 1 : 0;
     }
-    const { table, checks, failed } = await mixedScenario(target, { readers: READERS, writers: WRITERS, seconds: SECONDS });
+    const { table, checks, failed } = await mixedScenario(target, {
+      readers: READERS,
+      writers: WRITERS,
+      seconds: SECONDS,
+    });
     console.log(`\nMixed load, ${SECONDS} s per phase: ${heading}\n\n${table}\n\n${checks.join('\n')}`);
     return failed ? 1 : 0;
   } finally {

@@ -30,10 +30,18 @@ export const TIMEOUT_SECONDS = 10;
 function run(base: string, load: Load, seconds: number): Promise<Tally> {
   const latencies: number[] = [];
   return new Promise((resolve, reject) => {
-    const opts = { url: base, requests: [load.request], connections: load.connections, duration: seconds, timeout: TIMEOUT_SECONDS };
+    const opts = {
+      url: base,
+      requests: [load.request],
+      connections: load.connections,
+      duration: seconds,
+      timeout: TIMEOUT_SECONDS,
+    };
     const instance = autocannon(opts, (err: Error | null, r: autocannon.Result) => {
       if (err) return reject(err);
-      const statuses = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => [code, (s as { count: number }).count]));
+      const statuses = Object.fromEntries(
+        Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => [code, (s as { count: number }).count]),
+      );
       resolve({
         name: load.name,
         side: load.side,

@@ -30,9 +30,18 @@ export function sendRaw(agent: http.Agent, port: number, req: RawRequest, timeou
     try {
       // Node's client frames no body of a GET, HEAD, OPTIONS or DELETE unless told its length: the bytes would follow the
       // request unannounced, and the service rightly takes them for a malformed next request and closes the connection.
-      const framed = req.body !== undefined && !hasHeader(req, 'content-length') && !hasHeader(req, 'transfer-encoding');
+      const framed =
+        req.body !== undefined && !hasHeader(req, 'content-length') && !hasHeader(req, 'transfer-encoding');
       const headers = framed ? { ...req.headers, 'content-length': String(Buffer.byteLength(req.body!)) } : req.headers;
-      r = http.request({ host: '127.0.0.1', port, agent, method: req.method, path: req.path, headers, setHost: !hasHeader(req, 'host') });
+      r = http.request({
+        host: '127.0.0.1',
+        port,
+        agent,
+        method: req.method,
+        path: req.path,
+        headers,
+        setHost: !hasHeader(req, 'host'),
+      });
     } catch (err) {
       // Node refused to send it at all (an invalid header): the case is wrong, not the service.
       return resolve({ failure: 'client', message: err instanceof Error ? err.message : String(err) });
@@ -47,7 +56,11 @@ export function sendRaw(agent: http.Agent, port: number, req: RawRequest, timeou
     r.on('socket', (s) => (socket = s));
     r.on('response', (res) => {
       answered = res;
-      if (socket) lastOnSocket.set(socket, `${req.method} ${req.path.slice(0, 60)} → ${res.statusCode} (Connection: ${res.headers.connection ?? '-'})`);
+      if (socket)
+        lastOnSocket.set(
+          socket,
+          `${req.method} ${req.path.slice(0, 60)} → ${res.statusCode} (Connection: ${res.headers.connection ?? '-'})`,
+        );
       const chunks: Buffer[] = [];
       let kept = 0;
       res.on('data', (c: Buffer) => {
@@ -62,7 +75,10 @@ export function sendRaw(agent: http.Agent, port: number, req: RawRequest, timeou
     // A write that fails after the answer came (the service refused a body it would not read) is still that answer.
     r.on('error', (err) => {
       if (answered) return cut();
-      const before = r.reusedSocket && socket ? `; on a reused connection, after ${lastOnSocket.get(socket) ?? '?'}` : '; on a new connection';
+      const before =
+        r.reusedSocket && socket
+          ? `; on a reused connection, after ${lastOnSocket.get(socket) ?? '?'}`
+          : '; on a new connection';
       done({ failure: 'socket', message: `${err.message}${before}` });
     });
     r.end(req.body);

@@ -39,7 +39,10 @@ async function mixedPart(env: NodeJS.ProcessEnv, base: string, token: string): P
   try {
     await waitForHttp(`${base}/snippets/`);
     const session = { cookie: await sessionLogin(base, 'bench', 'benchpass') };
-    const { table, checks } = await mixedScenario({ base, detailId: 50, token, session }, { readers, writers, seconds: DURATION });
+    const { table, checks } = await mixedScenario(
+      { base, detailId: 50, token, session },
+      { readers, writers, seconds: DURATION },
+    );
     return `\nMixed load, ${DURATION} s per phase, ${readers} reader + ${writers} writer connections, THROTTLE_ANON/THROTTLE_USER 1000000/second:\n\n${table}\n\n${checks.join('\n')}`;
   } finally {
     await stop(service);
@@ -67,10 +70,18 @@ async function main(): Promise<void> {
     await waitForHttp(`${base}/snippets/`);
     const json = { 'Content-Type': 'application/json' };
     for (let i = 0; i < SNIPPETS; i++) {
-      const res = await fetch(`${base}/snippets/`, { method: 'POST', headers: { ...json, Authorization: basic }, body: JSON.stringify({ title: `snippet ${i}`, code: `def f${i}(x):\n    return x * ${i}\n` }) });
+      const res = await fetch(`${base}/snippets/`, {
+        method: 'POST',
+        headers: { ...json, Authorization: basic },
+        body: JSON.stringify({ title: `snippet ${i}`, code: `def f${i}(x):\n    return x * ${i}\n` }),
+      });
       if (res.status !== 201) throw new Error(`seeding failed: ${res.status} ${await res.text()}`);
     }
-    const tokenRes = await fetch(`${base}/api-token-auth/`, { method: 'POST', headers: json, body: JSON.stringify({ username: 'bench', password: 'benchpass' }) });
+    const tokenRes = await fetch(`${base}/api-token-auth/`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ username: 'bench', password: 'benchpass' }),
+    });
     const token = tokenRes.ok ? ((await tokenRes.json()) as { token: string }).token : undefined;
     const baselineProc = startBaseline(file, BASELINE_PORT);
     await waitForHttp(`http://127.0.0.1:${BASELINE_PORT}/snippets/1/`);
@@ -80,7 +91,13 @@ async function main(): Promise<void> {
       { name: 'baseline: bare Express GET row', url: `http://127.0.0.1:${BASELINE_PORT}/snippets/50/` },
       { name: 'GET /snippets/<pk>/', url: `${base}/snippets/50/` },
       { name: `GET /snippets/ (${SNIPPETS})`, url: `${base}/snippets/` },
-      { name: 'POST /snippets/ Basic', url: `${base}/snippets/`, method: 'POST', headers: { ...json, Authorization: basic }, body: create },
+      {
+        name: 'POST /snippets/ Basic',
+        url: `${base}/snippets/`,
+        method: 'POST',
+        headers: { ...json, Authorization: basic },
+        body: create,
+      },
       ...(token
         ? [
             {
@@ -90,9 +107,23 @@ async function main(): Promise<void> {
               headers: { ...json, Authorization: `Token ${token}` },
               body: create,
             },
-            { name: 'PUT /snippets/<pk>/ Token', url: `${base}/snippets/60/`, method: 'PUT' as const, headers: { ...json, Authorization: `Token ${token}` }, body: create },
+            {
+              name: 'PUT /snippets/<pk>/ Token',
+              url: `${base}/snippets/60/`,
+              method: 'PUT' as const,
+              headers: { ...json, Authorization: `Token ${token}` },
+              body: create,
+            },
           ]
-        : [{ name: 'PUT /snippets/<pk>/ Basic', url: `${base}/snippets/60/`, method: 'PUT' as const, headers: { ...json, Authorization: basic }, body: create }]),
+        : [
+            {
+              name: 'PUT /snippets/<pk>/ Basic',
+              url: `${base}/snippets/60/`,
+              method: 'PUT' as const,
+              headers: { ...json, Authorization: basic },
+              body: create,
+            },
+          ]),
       { name: 'GET /trpc/snippets.get', url: `${base}/trpc/snippets.get?input=${encodeURIComponent('{"id":50}')}` },
     ];
     const results: Result[] = [];

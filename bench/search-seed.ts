@@ -13,7 +13,10 @@ const RARE_EVERY = 2000;
 
 const FIXTURES = readdirSync(path.join(__dirname, 'fixtures'))
   .filter((f) => f.endsWith('.txt'))
-  .map((f) => ({ language: f.replace(/\.txt$/, ''), lines: readFileSync(path.join(__dirname, 'fixtures', f), 'utf8').split('\n') }));
+  .map((f) => ({
+    language: f.replace(/\.txt$/, ''),
+    lines: readFileSync(path.join(__dirname, 'fixtures', f), 'utf8').split('\n'),
+  }));
 
 /** Snippet i: a window of 5 to 80 lines of one fixture, titled, owned by user i % OWNERS (user 0 is the bench's own). */
 export function snippetRow(i: number): { title: string; code: string; language: string; owner: number } {
@@ -22,8 +25,17 @@ export function snippetRow(i: number): { title: string; code: string; language: 
   const length = rng.int(5, 80);
   const start = rng.int(0, Math.max(0, fixture.lines.length - length));
   const lines = fixture.lines.slice(start, start + length);
-  lines.splice(rng.int(0, lines.length), 0, `# snippet ${i} ${(i * 2654435761 >>> 0).toString(36)}${i % RARE_EVERY === 7 ? ` ${RARE_TERM}` : ''}`);
-  return { title: `${fixture.language} snippet ${i}`, code: lines.join('\n'), language: fixture.language, owner: i % OWNERS };
+  lines.splice(
+    rng.int(0, lines.length),
+    0,
+    `# snippet ${i} ${((i * 2654435761) >>> 0).toString(36)}${i % RARE_EVERY === 7 ? ` ${RARE_TERM}` : ''}`,
+  );
+  return {
+    title: `${fixture.language} snippet ${i}`,
+    code: lines.join('\n'),
+    language: fixture.language,
+    owner: i % OWNERS,
+  };
 }
 
 /** A code body for the write scenarios: a fixture window of about 2 KB, different each time. */
@@ -45,14 +57,30 @@ export async function seedSqlite(file: string, count: number, benchUserId: numbe
     await sqliteRun(db, 'BEGIN');
     const ids = [benchUserId];
     for (let u = 1; u < OWNERS; u++) {
-      await sqliteRun(db, "INSERT INTO users (username, password, email, is_superuser, date_joined, is_active) VALUES (?, '!', '', 0, ?, 1)", [`user${u}`, '2026-01-01 00:00:00.000 +00:00']);
-      ids.push(await new Promise<number>((resolve, reject) => db.get('SELECT last_insert_rowid() AS id', (err, row: { id: number }) => (err ? reject(err) : resolve(row.id)))));
+      await sqliteRun(
+        db,
+        "INSERT INTO users (username, password, email, is_superuser, date_joined, is_active) VALUES (?, '!', '', 0, ?, 1)",
+        [`user${u}`, '2026-01-01 00:00:00.000 +00:00'],
+      );
+      ids.push(
+        await new Promise<number>((resolve, reject) =>
+          db.get('SELECT last_insert_rowid() AS id', (err, row: { id: number }) =>
+            err ? reject(err) : resolve(row.id),
+          ),
+        ),
+      );
     }
-    const stmt = db.prepare("INSERT INTO snippets (created, title, code, linenos, language, style, highlighted, owner_id) VALUES (?, ?, ?, 0, ?, 'friendly', '<!DOCTYPE html>', ?)");
+    const stmt = db.prepare(
+      "INSERT INTO snippets (created, title, code, linenos, language, style, highlighted, owner_id) VALUES (?, ?, ?, 0, ?, 'friendly', '<!DOCTYPE html>', ?)",
+    );
     for (let i = 0; i < count; i++) {
       const row = snippetRow(i);
       const at = created(i).toISOString().replace('T', ' ').replace('Z', ' +00:00');
-      await new Promise<void>((resolve, reject) => stmt.run(at, row.title, row.code, row.language, ids[row.owner], (err: Error | null) => (err ? reject(err) : resolve())));
+      await new Promise<void>((resolve, reject) =>
+        stmt.run(at, row.title, row.code, row.language, ids[row.owner], (err: Error | null) =>
+          err ? reject(err) : resolve(),
+        ),
+      );
       if (i % 20000 === 0) process.stderr.write(`bench: seeding SQLite… ${i}/${count}\n`);
     }
     await new Promise((r) => stmt.finalize(r));
@@ -68,7 +96,10 @@ export async function seedMysql(url: string, count: number, benchUserId: number)
   try {
     const ids = [benchUserId];
     for (let u = 1; u < OWNERS; u++) {
-      const [res] = await conn.query<mysql.ResultSetHeader>("INSERT INTO users (username, password, email, is_superuser, date_joined, is_active) VALUES (?, '!', '', 0, NOW(6), 1)", [`user${u}`]);
+      const [res] = await conn.query<mysql.ResultSetHeader>(
+        "INSERT INTO users (username, password, email, is_superuser, date_joined, is_active) VALUES (?, '!', '', 0, NOW(6), 1)",
+        [`user${u}`],
+      );
       ids.push(res.insertId);
     }
     const BATCH = 500;
@@ -78,7 +109,10 @@ export async function seedMysql(url: string, count: number, benchUserId: number)
         const row = snippetRow(i);
         values.push([created(i), row.title, row.code, 0, row.language, 'friendly', '<!DOCTYPE html>', ids[row.owner]]);
       }
-      await conn.query('INSERT INTO snippets (created, title, code, linenos, language, style, highlighted, owner_id) VALUES ?', [values]);
+      await conn.query(
+        'INSERT INTO snippets (created, title, code, linenos, language, style, highlighted, owner_id) VALUES ?',
+        [values],
+      );
       if (from % 20000 === 0) process.stderr.write(`bench: seeding MariaDB… ${from}/${count}\n`);
     }
   } finally {

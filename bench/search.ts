@@ -81,16 +81,31 @@ async function reads(pid: number): Promise<ReadRow[]> {
 }
 
 /** POST and PUT with Token, each request's code different (an unchanged code is not written again, nor re-indexed). */
-async function writes(pid: number, token: string, ownIds: number[], label: string): Promise<{ name: string; result: Result }[]> {
+async function writes(
+  pid: number,
+  token: string,
+  ownIds: number[],
+  label: string,
+): Promise<{ name: string; result: Result }[]> {
   const headers = { 'Content-Type': 'application/json', Authorization: `Token ${token}` };
   let n = Math.floor(Math.random() * 1e6);
   const body = () => JSON.stringify({ title: `bench ${n}`, code: writeCode(n++), language: 'python' });
   const scenarios: Scenario[] = [
-    { name: `POST /snippets/ Token, ${label}`, url: `${BASE}/snippets/`, requests: [{ method: 'POST', path: '/snippets/', headers, setupRequest: (req) => ({ ...req, body: body() }) }] },
+    {
+      name: `POST /snippets/ Token, ${label}`,
+      url: `${BASE}/snippets/`,
+      requests: [{ method: 'POST', path: '/snippets/', headers, setupRequest: (req) => ({ ...req, body: body() }) }],
+    },
     {
       name: `PUT /snippets/<pk>/ Token, ${label}`,
       url: BASE,
-      requests: [{ method: 'PUT', headers, setupRequest: (req) => ({ ...req, path: `/snippets/${ownIds[n % ownIds.length]}/`, body: body() }) }],
+      requests: [
+        {
+          method: 'PUT',
+          headers,
+          setupRequest: (req) => ({ ...req, path: `/snippets/${ownIds[n % ownIds.length]}/`, body: body() }),
+        },
+      ],
     },
   ];
   const out = [];
@@ -108,10 +123,26 @@ async function writes(pid: number, token: string, ownIds: number[], label: strin
 async function mixed(token: string, ownId: number): Promise<string> {
   const readers = 16;
   const searchers = Math.round(readers / 3);
-  const target = { base: BASE, detailId: ownId, token, session: { cookie: await sessionLogin(BASE, 'bench', 'benchpass') } };
-  const searches = READS.filter(([name]) => name.startsWith('search')).map(([, query]) => `/snippets/?limit=100&${query}`);
+  const target = {
+    base: BASE,
+    detailId: ownId,
+    token,
+    session: { cookie: await sessionLogin(BASE, 'bench', 'benchpass') },
+  };
+  const searches = READS.filter(([name]) => name.startsWith('search')).map(
+    ([, query]) => `/snippets/?limit=100&${query}`,
+  );
   let next = 0;
-  const search: Load = { name: 'GET /snippets/?limit=100&search=… (4 kinds in turn)', side: 'readers', connections: searchers, request: { method: 'GET', path: searches[0]!, setupRequest: (req) => ({ ...req, path: searches[next++ % searches.length]! }) } };
+  const search: Load = {
+    name: 'GET /snippets/?limit=100&search=… (4 kinds in turn)',
+    side: 'readers',
+    connections: searchers,
+    request: {
+      method: 'GET',
+      path: searches[0]!,
+      setupRequest: (req) => ({ ...req, path: searches[next++ % searches.length]! }),
+    },
+  };
   const others = mixedLoads(target, { readers: readers - searchers, writers: 16 });
   // Readers first: the scenario pairs each load's phases in that order.
   const loads = [...others.filter((l) => l.side === 'readers'), search, ...others.filter((l) => l.side === 'writers')];
@@ -149,14 +180,27 @@ async function sqliteRun(): Promise<EngineRun> {
     const run = await withService(env, async (pid) => {
       const token = await apiToken(BASE, 'bench', 'benchpass');
       const ids = await ownSnippetIds();
-      return { token, ids, reads: await reads(pid), mixed: await mixed(token, ids[0]!), writes: await writes(pid, token, ids, 'with the index') };
+      return {
+        token,
+        ids,
+        reads: await reads(pid),
+        mixed: await mixed(token, ids[0]!),
+        writes: await writes(pid, token, ids, 'with the index'),
+      };
     });
     // The file compacted with the index, then the same rows without it: its triggers and table dropped.
     const db = sqliteDb(file);
     await sqliteAll(db, 'VACUUM');
     const withIndex = statSync(file).size;
     const stored = (await sqliteAll<{ n: number }>(db, 'SELECT COUNT(*) AS n FROM snippets'))[0]?.n;
-    for (const sql of ['DROP TRIGGER snippet_search_insert', 'DROP TRIGGER snippet_search_update', 'DROP TRIGGER snippet_search_delete', 'DROP TABLE snippet_search', 'VACUUM']) await sqliteAll(db, sql);
+    for (const sql of [
+      'DROP TRIGGER snippet_search_insert',
+      'DROP TRIGGER snippet_search_update',
+      'DROP TRIGGER snippet_search_delete',
+      'DROP TABLE snippet_search',
+      'VACUUM',
+    ])
+      await sqliteAll(db, sql);
     await new Promise((r) => db.close(r));
     const withoutIndex = statSync(file).size;
     const without = await withService(env, (pid) => writes(pid, run.token, run.ids, 'without the index'));
@@ -195,12 +239,19 @@ async function mariadbRun(): Promise<EngineRun | undefined> {
     const run = await withService(env, async (pid) => {
       const token = await apiToken(BASE, 'bench', 'benchpass');
       const ids = await ownSnippetIds();
-      return { reads: await reads(pid), mixed: await mixed(token, ids[0]!), writes: await writes(pid, token, ids, 'no index (none on MariaDB)') };
+      return {
+        reads: await reads(pid),
+        mixed: await mixed(token, ids[0]!),
+        writes: await writes(pid, token, ids, 'no index (none on MariaDB)'),
+      };
     });
     return {
       name: engine.name,
       ...run,
-      sizes: [`seeded ${COUNT} snippets in ${seedSeconds.toFixed(0)} s`, `snippets table: data ${mb(Number(size!.d))}, indexes ${mb(Number(size!.i))} (no search index)`],
+      sizes: [
+        `seeded ${COUNT} snippets in ${seedSeconds.toFixed(0)} s`,
+        `snippets table: data ${mb(Number(size!.d))}, indexes ${mb(Number(size!.i))} (no search index)`,
+      ],
     };
   } finally {
     await engine.close();
@@ -209,22 +260,62 @@ async function mariadbRun(): Promise<EngineRun | undefined> {
 
 /** Throttling off; its connections all search from one address, so the expensive requests' limit is above them. */
 function serviceEnv(url: string): NodeJS.ProcessEnv {
-  return { ...process.env, DATABASE_URL: url, SECRET_KEY: 'bench-secret-key-bench-secret-key-bench', PORT: String(PORT), LOG_LEVEL: 'warn', THROTTLE_ANON: '', THROTTLE_USER: '', EXPENSIVE_CONCURRENCY: '1000' };
+  return {
+    ...process.env,
+    DATABASE_URL: url,
+    SECRET_KEY: 'bench-secret-key-bench-secret-key-bench',
+    PORT: String(PORT),
+    LOG_LEVEL: 'warn',
+    THROTTLE_ANON: '',
+    THROTTLE_USER: '',
+    EXPENSIVE_CONCURRENCY: '1000',
+  };
 }
 
 function report(run: EngineRun): string {
   const unfiltered = run.reads[0]!.loaded.rps;
-  const readRows = [['`GET /snippets/?limit=100&…`', 'matches', 'alone p50 ms', 'alone p99 ms', `req/s (${CONNECTIONS} conns)`, 'p50 ms', 'p99 ms', 'errors', 'vs unfiltered']];
+  const readRows = [
+    [
+      '`GET /snippets/?limit=100&…`',
+      'matches',
+      'alone p50 ms',
+      'alone p99 ms',
+      `req/s (${CONNECTIONS} conns)`,
+      'p50 ms',
+      'p99 ms',
+      'errors',
+      'vs unfiltered',
+    ],
+  ];
   for (const r of run.reads) {
-    readRows.push([r.name, String(r.matches), String(r.alone.p50), String(r.alone.p99), r.loaded.rps.toFixed(0), String(r.loaded.p50), String(r.loaded.p99), String(r.alone.errors + r.loaded.errors), `${((r.loaded.rps / unfiltered) * 100).toFixed(0)}%`]);
+    readRows.push([
+      r.name,
+      String(r.matches),
+      String(r.alone.p50),
+      String(r.alone.p99),
+      r.loaded.rps.toFixed(0),
+      String(r.loaded.p50),
+      String(r.loaded.p99),
+      String(r.alone.errors + r.loaded.errors),
+      `${((r.loaded.rps / unfiltered) * 100).toFixed(0)}%`,
+    ]);
   }
   const writeRows = [['write', 'req/s', 'p50 ms', 'p99 ms', 'errors']];
-  for (const w of run.writes) writeRows.push([w.name, w.result.rps.toFixed(0), String(w.result.p50), String(w.result.p99), String(w.result.errors)]);
+  for (const w of run.writes)
+    writeRows.push([
+      w.name,
+      w.result.rps.toFixed(0),
+      String(w.result.p50),
+      String(w.result.p99),
+      String(w.result.errors),
+    ]);
   return `\n### ${run.name}\n\n${run.sizes.join('\n\n')}\n\n${markdownTable(readRows)}\n\n${markdownTable(writeRows)}\n\n${run.mixed}\n`;
 }
 
 async function main(): Promise<void> {
-  console.log(`\nSearch bench: ${COUNT} snippets, ${CONNECTIONS} connections ${DURATION} s and 1 connection ${ALONE_SECONDS} s per read, node ${process.version}`);
+  console.log(
+    `\nSearch bench: ${COUNT} snippets, ${CONNECTIONS} connections ${DURATION} s and 1 connection ${ALONE_SECONDS} s per read, node ${process.version}`,
+  );
   console.log(report(await sqliteRun()));
   const maria = await mariadbRun();
   if (maria) console.log(report(maria));

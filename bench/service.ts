@@ -5,7 +5,12 @@ import path from 'node:path';
 export const ROOT = path.resolve(__dirname, '..');
 
 export function cli(env: NodeJS.ProcessEnv, ...args: string[]): string {
-  const res = spawnSync(process.execPath, [path.join(ROOT, 'dist/server/cli.js'), ...args], { env, encoding: 'utf8', timeout: 120000, killSignal: 'SIGKILL' });
+  const res = spawnSync(process.execPath, [path.join(ROOT, 'dist/server/cli.js'), ...args], {
+    env,
+    encoding: 'utf8',
+    timeout: 120000,
+    killSignal: 'SIGKILL',
+  });
   if (res.status !== 0) throw new Error(`snippets ${args[0]} failed: ${res.error?.message ?? res.stderr}`);
   return res.stdout.trim();
 }
@@ -21,7 +26,13 @@ export function withThrottles(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 /** The environment of a benched service on `databaseUrl` and `port`, throttling on. */
 export function throttledServiceEnv(databaseUrl: string, port: number, logLevel: 'warn' | 'error'): NodeJS.ProcessEnv {
-  return withThrottles({ ...process.env, DATABASE_URL: databaseUrl, SECRET_KEY: 'bench-secret-key-bench-secret-key-bench', PORT: String(port), LOG_LEVEL: logLevel });
+  return withThrottles({
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    SECRET_KEY: 'bench-secret-key-bench-secret-key-bench',
+    PORT: String(port),
+    LOG_LEVEL: logLevel,
+  });
 }
 
 export async function waitForHttp(url: string, timeoutMs = 30000): Promise<void> {
@@ -46,7 +57,11 @@ const groupLeaders = new WeakSet<ChildProcess>();
 export function startService(env: NodeJS.ProcessEnv, opts: { detached?: boolean } = {}): ChildProcess {
   // BENCH_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) are given to the service's node, for profiling it under load.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'dist/server/main.js')], { env, stdio: ['ignore', 'inherit', 'inherit'], detached: opts.detached });
+  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'dist/server/main.js')], {
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    detached: opts.detached,
+  });
   if (opts.detached) groupLeaders.add(child);
   // A detached group does not get the terminal's Ctrl-C, and a crashed bench must not leave a service holding the port.
   const orphaned = () => killGroup(child);
@@ -66,7 +81,10 @@ export function killGroup(child: ChildProcess): void {
 }
 
 export function startBaseline(file: string, port: number): ChildProcess {
-  return fork(path.join(ROOT, 'bench/baseline.ts'), [file, String(port)], { execArgv: ['--require', 'tsx/cjs'], stdio: 'inherit' });
+  return fork(path.join(ROOT, 'bench/baseline.ts'), [file, String(port)], {
+    execArgv: ['--require', 'tsx/cjs'],
+    stdio: 'inherit',
+  });
 }
 
 export async function stop(child: ChildProcess): Promise<void> {

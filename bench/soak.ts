@@ -27,7 +27,9 @@ function every(ms: number, task: () => Promise<string>): { stop: () => Promise<R
   let stopped = false;
   const loop = (async () => {
     while (!stopped) {
-      const outcome = await task().catch((err: unknown) => `error: ${err instanceof Error ? err.message : String(err)}`);
+      const outcome = await task().catch(
+        (err: unknown) => `error: ${err instanceof Error ? err.message : String(err)}`,
+      );
       counts[outcome] = (counts[outcome] ?? 0) + 1;
       await sleep(ms);
     }
@@ -36,12 +38,24 @@ function every(ms: number, task: () => Promise<string>): { stop: () => Promise<R
 }
 
 async function rowCounts(engine: Engine): Promise<string[]> {
-  return Promise.all(TABLES.map(async (t) => `${t} ${(await engine.countRows(t).catch((err: unknown) => `error (${String(err)})`)) ?? 'none'}`));
+  return Promise.all(
+    TABLES.map(
+      async (t) => `${t} ${(await engine.countRows(t).catch((err: unknown) => `error (${String(err)})`)) ?? 'none'}`,
+    ),
+  );
 }
 
-const fmt = (counts: Record<string, number>) => Object.entries(counts).map(([k, n]) => `${k} ×${n}`).join(', ') || 'none';
+const fmt = (counts: Record<string, number>) =>
+  Object.entries(counts)
+    .map(([k, n]) => `${k} ×${n}`)
+    .join(', ') || 'none';
 
-export async function soak(t: MixedTarget, opts: Omit<MixedOptions, 'seconds'>, seconds: number, ctx: SoakContext): Promise<{ report: string; failed: boolean }> {
+export async function soak(
+  t: MixedTarget,
+  opts: Omit<MixedOptions, 'seconds'>,
+  seconds: number,
+  ctx: SoakContext,
+): Promise<{ report: string; failed: boolean }> {
   const rowsBefore = await rowCounts(ctx.engine);
   const rssStart = rssMb(ctx.pid);
   const warmAt = Math.min(60, seconds / 10) * 1000;
@@ -74,8 +88,26 @@ export async function soak(t: MixedTarget, opts: Omit<MixedOptions, 'seconds'>, 
   const rowsAfter = await rowCounts(ctx.engine);
 
   const rows = [['load', 'conns', 'req/s', 'p99 ms', 'errors', 'timeouts']];
-  const all = [...tallies, combine('**readers**', tallies.filter((x) => x.side === 'readers')), combine('**writers**', tallies.filter((x) => x.side === 'writers'))];
-  for (const x of all) rows.push([x.name, String(x.connections), rate(x).toFixed(0), p99(x).toFixed(0), String(x.errors), String(x.timeouts)]);
+  const all = [
+    ...tallies,
+    combine(
+      '**readers**',
+      tallies.filter((x) => x.side === 'readers'),
+    ),
+    combine(
+      '**writers**',
+      tallies.filter((x) => x.side === 'writers'),
+    ),
+  ];
+  for (const x of all)
+    rows.push([
+      x.name,
+      String(x.connections),
+      rate(x).toFixed(0),
+      p99(x).toFixed(0),
+      String(x.errors),
+      String(x.timeouts),
+    ]);
   const errors = tallies.reduce((n, x) => n + x.errors, 0);
   const timeouts = tallies.reduce((n, x) => n + x.timeouts, 0);
   const badSide = Object.keys(logins).some((k) => k !== 'logged in') || Object.keys(pages).some((k) => k !== '200');
@@ -85,7 +117,7 @@ export async function soak(t: MixedTarget, opts: Omit<MixedOptions, 'seconds'>, 
     `errors ${errors}, timeouts ${timeouts}`,
     `session logins (every ${RELOGIN_MS / 1000} s): ${fmt(logins)}; anonymous login page GETs (every ${LOGIN_PAGE_MS / 1000} s): ${fmt(pages)}`,
     `RSS of the service: ${rssStart.toFixed(0)} MB before the load, ${rssWarm?.toFixed(0) ?? '-'} MB after ${(warmAt / 1000).toFixed(0)} s, ` +
-      `${rssEnd.toFixed(0)} MB at the end (peak ${peak.toFixed(0)} MB): ${rssWarm === undefined ? '-' : `${(rssEnd - rssWarm >= 0 ? '+' : '')}${(rssEnd - rssWarm).toFixed(0)} MB`} since then`,
+      `${rssEnd.toFixed(0)} MB at the end (peak ${peak.toFixed(0)} MB): ${rssWarm === undefined ? '-' : `${rssEnd - rssWarm >= 0 ? '+' : ''}${(rssEnd - rssWarm).toFixed(0)} MB`} since then`,
     `rows at the start: ${rowsBefore.join(', ')}; at the end: ${rowsAfter.join(', ')}`,
   ].join('\n');
   return { report, failed: errors + timeouts > 0 || badSide };

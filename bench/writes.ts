@@ -20,7 +20,12 @@ const SPREAD = 100;
 const SAVES = 20;
 
 async function post(url: string, token: string, method: string, body: unknown): Promise<{ id: number }> {
-  const res = await fetch(url, { method, headers: { 'Content-Type': 'application/json', Authorization: `Token ${token}` }, body: JSON.stringify(body), signal: AbortSignal.timeout(30000) });
+  const res = await fetch(url, {
+    method,
+    headers: { 'Content-Type': 'application/json', Authorization: `Token ${token}` },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(30000),
+  });
   if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
   return (await res.json()) as { id: number };
 }
@@ -30,14 +35,24 @@ async function checkpointedSize(file: string): Promise<number> {
   const db = await new Promise<sqlite3.Database>((resolve, reject) => {
     const d = new sqlite3.Database(file, (err) => (err ? reject(err) : resolve(d)));
   });
-  await new Promise<void>((resolve, reject) => db.run('PRAGMA wal_checkpoint(TRUNCATE)', (err) => (err ? reject(err) : resolve())));
+  await new Promise<void>((resolve, reject) =>
+    db.run('PRAGMA wal_checkpoint(TRUNCATE)', (err) => (err ? reject(err) : resolve())),
+  );
   await new Promise((r) => db.close(r));
   return statSync(file).size;
 }
 
 async function main(): Promise<number> {
   const engine = await openEngine();
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: engine.url, SECRET_KEY: 'bench-secret-key-bench-secret-key-bench', PORT: String(PORT), LOG_LEVEL: 'warn', THROTTLE_ANON: '', THROTTLE_USER: '' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: engine.url,
+    SECRET_KEY: 'bench-secret-key-bench-secret-key-bench',
+    PORT: String(PORT),
+    LOG_LEVEL: 'warn',
+    THROTTLE_ANON: '',
+    THROTTLE_USER: '',
+  };
   const base = `http://127.0.0.1:${PORT}`;
   const username = uniqueUsername();
   const processes = Number(process.env.WEB_CONCURRENCY || 1);
@@ -51,7 +66,8 @@ async function main(): Promise<number> {
     const target = await post(`${base}/snippets/`, token, 'POST', { code: 'print(0)\n' });
     // PUTs to one snippet wait for each other's row lock on MariaDB; PUTs to many in turn do not.
     const spread: number[] = [];
-    for (let i = 0; i < SPREAD; i++) spread.push((await post(`${base}/snippets/`, token, 'POST', { code: `print(${i})\n` })).id);
+    for (let i = 0; i < SPREAD; i++)
+      spread.push((await post(`${base}/snippets/`, token, 'POST', { code: `print(${i})\n` })).id);
     let turn = 0;
     const body = JSON.stringify({ title: 'bench', code: 'print("hello")\n', language: 'python' });
     const headers = { 'Content-Type': 'application/json', Authorization: `Token ${token}` };
@@ -64,7 +80,9 @@ async function main(): Promise<number> {
         method: 'PUT',
         headers,
         body,
-        requests: [{ method: 'PUT', setupRequest: (req) => ({ ...req, path: `/snippets/${spread[turn++ % SPREAD]}/` }) }],
+        requests: [
+          { method: 'PUT', setupRequest: (req) => ({ ...req, path: `/snippets/${spread[turn++ % SPREAD]}/` }) },
+        ],
       },
     ];
     const rows = [['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors']];
@@ -74,13 +92,17 @@ async function main(): Promise<number> {
       rows.push([r.name, r.rps.toFixed(0), String(r.p50), String(r.p99), String(r.errors)]);
     }
     const revisions = existsRevisions() ? 'with revisions' : 'without revisions';
-    console.log(`\nWrites, ${revisions}: ${engine.name}, ${processes} process${processes > 1 ? 'es' : ''}, ${CONNECTIONS} connections, ${DURATION} s each, node ${process.version}\n`);
+    console.log(
+      `\nWrites, ${revisions}: ${engine.name}, ${processes} process${processes > 1 ? 'es' : ''}, ${CONNECTIONS} connections, ${DURATION} s each, node ${process.version}\n`,
+    );
     console.log(markdownTable(rows));
 
     const file = engine.url.startsWith('sqlite:') ? engine.url.slice('sqlite:'.length) : undefined;
     if (file) {
       // Growth per save of the fixtures: each saved SAVES times with a line changed, sizes taken with the service stopped.
-      const fixtures = readdirSync(path.join(ROOT, 'bench/fixtures')).map((f) => readFileSync(path.join(ROOT, 'bench/fixtures', f), 'utf8'));
+      const fixtures = readdirSync(path.join(ROOT, 'bench/fixtures')).map((f) =>
+        readFileSync(path.join(ROOT, 'bench/fixtures', f), 'utf8'),
+      );
       const ids: number[] = [];
       for (const code of fixtures) ids.push((await post(`${base}/snippets/`, token, 'POST', { code })).id);
       await stop(service);
@@ -88,7 +110,8 @@ async function main(): Promise<number> {
       service = startService(env);
       await waitForHttp(`${base}/snippets/?limit=1`);
       for (let n = 1; n <= SAVES; n++) {
-        for (const [i, code] of fixtures.entries()) await post(`${base}/snippets/${ids[i]}/`, token, 'PUT', { code: `${code}# save ${n}\n` });
+        for (const [i, code] of fixtures.entries())
+          await post(`${base}/snippets/${ids[i]}/`, token, 'PUT', { code: `${code}# save ${n}\n` });
       }
       await stop(service);
       service = undefined;

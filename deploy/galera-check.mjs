@@ -18,7 +18,10 @@ const listenHost = process.env.GALERA_CHECK_HOST ?? '127.0.0.1';
 async function state(host, port) {
   const conn = await mysql.createConnection({ host, port, user, password, connectTimeout: 2000 });
   try {
-    const [rows] = await conn.query({ sql: "SHOW GLOBAL STATUS WHERE Variable_name IN ('wsrep_local_state', 'wsrep_ready')", timeout: 2000 });
+    const [rows] = await conn.query({
+      sql: "SHOW GLOBAL STATUS WHERE Variable_name IN ('wsrep_local_state', 'wsrep_ready')",
+      timeout: 2000,
+    });
     const status = Object.fromEntries(rows.map((r) => [r.Variable_name, r.Value]));
     return { synced: status.wsrep_local_state === '4' && status.wsrep_ready === 'ON', status };
   } finally {

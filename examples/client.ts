@@ -47,7 +47,11 @@ export interface ExampleRun {
 }
 
 /** Creates, lists, updates and deletes one snippet, logging each step; returns what each step gave. */
-export async function runExample(baseUrl: string, auth: Auth, log: (line: string) => void = () => {}): Promise<ExampleRun> {
+export async function runExample(
+  baseUrl: string,
+  auth: Auth,
+  log: (line: string) => void = () => {},
+): Promise<ExampleRun> {
   const client = snippetsClient(baseUrl, auth);
 
   const created = await client.snippets.create.mutate({ title: 'Hello', code: 'print("hello")', language: 'python' });
@@ -60,9 +64,17 @@ export async function runExample(baseUrl: string, auth: Auth, log: (line: string
   log(`listed ${items.length} snippet(s); the new one is ${listed ? '' : 'NOT '}among them`);
 
   // Filters and search, combined (AND): substrings of the title or code, any case; newest first, 10 a page.
-  const search = await client.snippets.list.query({ owner: created.owner, language: 'python', search: 'HELLO', ordering: '-created', limit: 10 });
+  const search = await client.snippets.list.query({
+    owner: created.owner,
+    language: 'python',
+    search: 'HELLO',
+    ordering: '-created',
+    limit: 10,
+  });
   const found = search.items[0]?.id === created.id;
-  log(`searched ${created.owner}'s Python snippets for "HELLO": ${search.items.length} found, the new one ${found ? 'first' : 'NOT first'}`);
+  log(
+    `searched ${created.owner}'s Python snippets for "HELLO": ${search.items.length} found, the new one ${found ? 'first' : 'NOT first'}`,
+  );
 
   // Like PUT: `code` is required, omitted optional fields keep their stored values.
   const updated = await client.snippets.update.mutate({ id: created.id, code: 'print("hello, world")', linenos: true });
@@ -74,10 +86,12 @@ export async function runExample(baseUrl: string, auth: Auth, log: (line: string
   log(`revisions: ${revisions.join(', ')}`);
 
   // A write that names a revision no longer current is refused, and changes nothing (If-Match on REST).
-  const staleWrite = await client.snippets.update.mutate({ id: created.id, code: 'print("stale")', ifMatch: '"1"' }).then(
-    () => 'SAVED',
-    (err: unknown) => (err instanceof TRPCClientError ? String(err.data?.code) : Promise.reject(err)),
-  );
+  const staleWrite = await client.snippets.update
+    .mutate({ id: created.id, code: 'print("stale")', ifMatch: '"1"' })
+    .then(
+      () => 'SAVED',
+      (err: unknown) => (err instanceof TRPCClientError ? String(err.data?.code) : Promise.reject(err)),
+    );
   log(`an update naming revision 1: ${staleWrite}`);
 
   const diff = await client.snippets.diff.query({ id: created.id, n: 2 });

@@ -11,12 +11,29 @@ import { createRuntime } from '../src/runtime';
 import { migrate } from '../src/store/migrate';
 
 const SAMPLES = [
-  { title: 'Fibonacci', language: 'python', style: 'friendly', linenos: true, code: 'def fib(n):\n    """The n-th Fibonacci number."""\n    a, b = 0, 1\n    for _ in range(n):\n        a, b = b, a + b\n    return a\n\nprint([fib(i) for i in range(10)])\n' },
-  { title: 'Debounce', language: 'typescript', style: 'monokai', linenos: false, code: 'export function debounce<T extends unknown[]>(fn: (...args: T) => void, ms = 200) {\n  let timer: ReturnType<typeof setTimeout> | undefined;\n  return (...args: T) => {\n    clearTimeout(timer);\n    timer = setTimeout(() => fn(...args), ms);\n  };\n}\n' },
+  {
+    title: 'Fibonacci',
+    language: 'python',
+    style: 'friendly',
+    linenos: true,
+    code: 'def fib(n):\n    """The n-th Fibonacci number."""\n    a, b = 0, 1\n    for _ in range(n):\n        a, b = b, a + b\n    return a\n\nprint([fib(i) for i in range(10)])\n',
+  },
+  {
+    title: 'Debounce',
+    language: 'typescript',
+    style: 'monokai',
+    linenos: false,
+    code: 'export function debounce<T extends unknown[]>(fn: (...args: T) => void, ms = 200) {\n  let timer: ReturnType<typeof setTimeout> | undefined;\n  return (...args: T) => {\n    clearTimeout(timer);\n    timer = setTimeout(() => fn(...args), ms);\n  };\n}\n',
+  },
 ];
 
 async function main(dir: string): Promise<void> {
-  const config = loadConfig({ ...process.env, DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'warn', SECRET_KEY: randomBytes(32).toString('hex') });
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: 'sqlite::memory:',
+    LOG_LEVEL: 'warn',
+    SECRET_KEY: randomBytes(32).toString('hex'),
+  });
   const runtime = createRuntime(config);
   await migrate(runtime.store);
   await createUser(runtime.store, 'alice', 'alicepass', { iterations: 1000 });
@@ -25,12 +42,32 @@ async function main(dir: string): Promise<void> {
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const auth = `Basic ${Buffer.from('alice:alicepass').toString('base64')}`;
   for (const s of SAMPLES) {
-    await fetch(`${base}/snippets/`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json' }, body: JSON.stringify(s) });
+    await fetch(`${base}/snippets/`, {
+      method: 'POST',
+      headers: { Authorization: auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify(s),
+    });
   }
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
-  const page = await browser.newPage({ viewport: { width: 1100, height: 900 }, extraHTTPHeaders: { Authorization: auth } });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+  const page = await browser.newPage({
+    viewport: { width: 1100, height: 900 },
+    extraHTTPHeaders: { Authorization: auth },
+  });
   mkdirSync(dir, { recursive: true });
-  for (const [name, path] of [['list', '/snippets/'], ['snippet', '/snippets/1/'], ['highlight', '/snippets/1/highlight/']]) {
+  for (const [name, path] of [
+    ['list', '/snippets/'],
+    ['snippet', '/snippets/1/'],
+    ['highlight', '/snippets/1/highlight/'],
+  ]) {
     await page.goto(base + path);
     await page.screenshot({ path: `${dir}/${name}.png`, fullPage: name === 'snippet' });
     console.log(`${dir}/${name}.png`);

@@ -40,7 +40,8 @@ const SENT_BEFORE = Symbol('sentBefore');
 /** Express's res.locals, there from its first middleware on. */
 const localsOf = (res: ServerResponse) => (res as ServerResponse & { locals: Record<symbol, number> }).locals;
 /** The request's socket: the response lets go of its own when it finishes, before the record is written. */
-const sentBefore = (req: IncomingMessage, res: ServerResponse) => (localsOf(res)[SENT_BEFORE] = req.socket.bytesWritten);
+const sentBefore = (req: IncomingMessage, res: ServerResponse) =>
+  (localsOf(res)[SENT_BEFORE] = req.socket.bytesWritten);
 const sent = (req: IncomingMessage, res: ServerResponse) => req.socket.bytesWritten - (localsOf(res)[SENT_BEFORE] ?? 0);
 
 /** nginx's status for a request whose client closed the connection before its answer was sent. */
@@ -72,12 +73,20 @@ function fields(req: IncomingMessage, res: ServerResponse, ms: number, gone: Gon
  * over in res.err) is error, with the error's stack in the same record; 4xx is info, like 2xx/3xx (a client's mistake
  * is not the operator's alarm); probes are debug.
  */
-function record(req: IncomingMessage, res: ServerResponse & { err?: unknown }, ms: number, gone: Gone | undefined): void {
+function record(
+  req: IncomingMessage,
+  res: ServerResponse & { err?: unknown },
+  ms: number,
+  gone: Gone | undefined,
+): void {
   const entry = fields(req, res, ms, gone);
   const failed = res.err !== undefined || (gone?.answer ?? res.statusCode) >= 500;
   const level = failed ? 'error' : PROBES.has(entry.path) ? 'debug' : 'info';
   const outcome = gone ? ` aborted${entry.write ? `, write ${entry.write}` : ''}` : '';
-  (req as Request).log[level]({ ...entry, ...(res.err === undefined ? {} : { err: res.err }) }, `${req.method} ${entry.path} ${entry.status}${outcome}`);
+  (req as Request).log[level](
+    { ...entry, ...(res.err === undefined ? {} : { err: res.err }) },
+    `${req.method} ${entry.path} ${entry.status}${outcome}`,
+  );
 }
 
 export function accessLog(log: Logger, trustsPeer: TrustsPeer): RequestHandler {

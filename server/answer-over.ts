@@ -48,7 +48,10 @@ export function whenAnswerOver(res: ServerResponse, done: (gone?: Gone) => void)
 }
 
 /** What became of the write of a request whose client went away: known from the answer the service made. */
-export function writeOutcome(method: string | undefined, gone: Gone): 'committed' | 'not committed' | 'unknown' | undefined {
+export function writeOutcome(
+  method: string | undefined,
+  gone: Gone,
+): 'committed' | 'not committed' | 'unknown' | undefined {
   if (!WRITES.has(method ?? '')) return undefined;
   if (gone.answer === undefined) return 'unknown';
   return gone.answer >= 200 && gone.answer < 300 ? 'committed' : 'not committed';

@@ -41,7 +41,8 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
     worker.on('error', (err) => log.warn({ err }, 'message to a worker failed'));
     worker.once('listening', () => {
       listened.add(worker);
-      if (starting > 0 && --starting === 0) log.info({ workers: config.WEB_CONCURRENCY }, `primary serving on http://${config.HOST}:${config.PORT}/`);
+      if (starting > 0 && --starting === 0)
+        log.info({ workers: config.WEB_CONCURRENCY }, `primary serving on http://${config.HOST}:${config.PORT}/`);
     });
   };
 
@@ -67,7 +68,10 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
       return;
     }
     if (starting > 0 && !listened.has(worker)) {
-      log.error({ worker: worker.process.pid, code, signal }, 'a worker exited before it could serve (its error is above); stopping');
+      log.error(
+        { worker: worker.process.pid, code, signal },
+        'a worker exited before it could serve (its error is above); stopping',
+      );
       return stop('a worker could not start', 1);
     }
     const delayMs = restart();

@@ -77,7 +77,10 @@ export function drainingServer(handler: RequestListener, timeouts: ServerTimeout
     // An idle keep-alive connection times out through the same timer: only a stalled request or answer is worth a record.
     if (res) {
       const stalled = res.req.complete ? 'stopped reading its answer' : 'stopped sending its request';
-      log.warn({ method: res.req.method, url: res.req.url, afterMs: timeouts.socketMs }, `closed a connection whose client ${stalled}`);
+      log.warn(
+        { method: res.req.method, url: res.req.url, afterMs: timeouts.socketMs },
+        `closed a connection whose client ${stalled}`,
+      );
     }
     socket.destroy();
   });
@@ -90,7 +93,8 @@ export function drainingServer(handler: RequestListener, timeouts: ServerTimeout
       // Idle connections, including those whose answer said keep-alive before the signal and has ended since.
       const sweep = setInterval(() => {
         const now = Date.now();
-        for (const [socket, since] of idleSince) if (!inFlight.has(socket) && now - since >= IDLE_GRACE_MS) socket.destroy();
+        for (const [socket, since] of idleSince)
+          if (!inFlight.has(socket) && now - since >= IDLE_GRACE_MS) socket.destroy();
       }, SWEEP_MS);
       const deadline = setTimeout(() => {
         cut = inFlight.size;

@@ -26,10 +26,18 @@ export function healthRoutes(runtime: Runtime): Router {
       const refused = await writesRefusedBecause(runtime.store).catch(() => undefined);
       if (!refused) return void res.json({ status: 'ready' });
       if (req.query.writes === undefined) return void res.json({ status: 'read-only', detail: refused });
-      return void res.status(503).set('Retry-After', String(RETRY_AFTER_SECONDS)).json({ status: 'read-only', detail: refused });
+      return void res
+        .status(503)
+        .set('Retry-After', String(RETRY_AFTER_SECONDS))
+        .json({ status: 'read-only', detail: refused });
     }
-    const down = [db.status === 'rejected' && 'The database', redis.status === 'rejected' && 'Redis'].filter(Boolean).join(' and ');
-    res.status(503).set('Retry-After', String(RETRY_AFTER_SECONDS)).json({ detail: `${down} ${down.includes(' and ') ? 'are' : 'is'} not answering.` });
+    const down = [db.status === 'rejected' && 'The database', redis.status === 'rejected' && 'Redis']
+      .filter(Boolean)
+      .join(' and ');
+    res
+      .status(503)
+      .set('Retry-After', String(RETRY_AFTER_SECONDS))
+      .json({ detail: `${down} ${down.includes(' and ') ? 'are' : 'is'} not answering.` });
   });
   return router;
 }

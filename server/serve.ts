@@ -32,12 +32,19 @@ export async function serve(runtime: Runtime): Promise<Server> {
     const deadline = Date.now() + config.SHUTDOWN_TIMEOUT_MS;
     log.info({ signal, timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, 'finishing requests in flight');
     // The last resort, should closing hang past its grace.
-    setTimeout(() => {
-      log.error('shutdown did not finish in time; exiting');
-      process.exit(1);
-    }, config.SHUTDOWN_TIMEOUT_MS + 3 * CLOSE_GRACE_MS);
+    setTimeout(
+      () => {
+        log.error('shutdown did not finish in time; exiting');
+        process.exit(1);
+      },
+      config.SHUTDOWN_TIMEOUT_MS + 3 * CLOSE_GRACE_MS,
+    );
     const cut = await drain(config.SHUTDOWN_TIMEOUT_MS);
-    if (cut) log.warn({ cut, timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, 'shutdown deadline passed: closed the connections of requests still in flight');
+    if (cut)
+      log.warn(
+        { cut, timeoutMs: config.SHUTDOWN_TIMEOUT_MS },
+        'shutdown deadline passed: closed the connections of requests still in flight',
+      );
     // A request whose client hung up no longer holds a connection, but its procedure may still be saving.
     await runtime.inflight.settled(Math.max(deadline - Date.now(), CLOSE_GRACE_MS));
     await Promise.race([runtime.close(), new Promise((r) => setTimeout(r, CLOSE_GRACE_MS))]);

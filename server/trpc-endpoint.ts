@@ -27,7 +27,8 @@ function callsCounted(throttle: Throttle, req: Request): () => Promise<void> {
     if (first) return void (first = false);
     counted = counted.then((refused) => refused || throttle.another(req));
     const wait = await counted;
-    if (wait) throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: throttledDetail(wait), cause: new Throttled(wait) });
+    if (wait)
+      throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: throttledDetail(wait), cause: new Throttled(wait) });
   };
 }
 
@@ -50,7 +51,10 @@ export function trpcEndpoint(challenge: string | undefined, throttle: Throttle, 
         // WWW-Authenticate on a 401, Retry-After on a 503 or a 429. A request refused before tRPC read its calls (a
         // batch too long, input that is not JSON) has no `info`, and tRPC leaves its JSON body typed text/plain.
         responseMeta: ({ errors, info }) => ({
-          headers: Object.assign(info ? {} : { 'content-type': 'application/json' }, ...errors.map((e) => refusalOf(e, challenge).headers)) as Record<string, string>,
+          headers: Object.assign(
+            info ? {} : { 'content-type': 'application/json' },
+            ...errors.map((e) => refusalOf(e, challenge).headers),
+          ) as Record<string, string>,
         }),
       }),
     );

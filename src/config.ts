@@ -11,7 +11,10 @@ export const DATA_DIR = path.resolve(process.cwd(), 'data');
 const unsetIfEmpty = (v: unknown) => (v === '' ? undefined : v);
 
 /** `N/second|minute|hour|day`; empty or unset means no limit. */
-const rateValue = z.string().regex(/^\d+\/(second|minute|hour|day)$/, 'expected N/second|minute|hour|day').optional();
+const rateValue = z
+  .string()
+  .regex(/^\d+\/(second|minute|hour|day)$/, 'expected N/second|minute|hour|day')
+  .optional();
 const rate = z.preprocess(unsetIfEmpty, rateValue);
 
 /** Express's names for address ranges, accepted in a TRUST_PROXY list. */
@@ -38,18 +41,30 @@ const trustProxy = z.preprocess(unsetIfEmpty, z.string().optional()).transform((
   if (['false', 'no', 'off', '0'].includes(value)) return false;
   if (/^\d{1,3}$/.test(value)) return Number(value);
   if (['true', 'yes', 'on'].includes(value)) {
-    ctx.addIssue({ code: 'custom', message: 'true would believe the client\'s own X-Forwarded-For; give the number of proxies in front (1 behind one proxy) or their addresses' });
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        "true would believe the client's own X-Forwarded-For; give the number of proxies in front (1 behind one proxy) or their addresses",
+    });
     return z.NEVER;
   }
-  const entries = value.split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   if (entries.length && entries.every(isProxyAddress)) return entries;
-  ctx.addIssue({ code: 'custom', message: 'expected false, a hop count, or proxy addresses/subnets (10.0.0.1, 10.0.0.0/8, loopback, ...) separated by commas' });
+  ctx.addIssue({
+    code: 'custom',
+    message:
+      'expected false, a hop count, or proxy addresses/subnets (10.0.0.1, 10.0.0.0/8, loopback, ...) separated by commas',
+  });
   return z.NEVER;
 });
 
 /** A whole number in [min, max]; empty or unset gives the fallback. One message for every way it can be wrong. */
 function integer(min: number, max: number | undefined, fallback: number) {
-  const message = max === undefined ? `expected an integer of at least ${min}` : `expected an integer from ${min} to ${max}`;
+  const message =
+    max === undefined ? `expected an integer of at least ${min}` : `expected an integer from ${min} to ${max}`;
   return z.preprocess(unsetIfEmpty, z.string().optional()).transform((s, ctx) => {
     if (s === undefined) return fallback;
     const n = /^\s*\d+\s*$/.test(s) ? Number(s) : NaN;
@@ -94,7 +109,10 @@ const EnvSchema = z.object({
   SOCKET_TIMEOUT_MS: integer(1, 3600000, 30000),
   DATABASE_URL: z
     .string()
-    .regex(/^(sqlite:.+|mysql:\/\/.+|mariadb:\/\/.+)$/, 'expected sqlite:<path>, sqlite::memory: or mysql://user:pass@host:port/db')
+    .regex(
+      /^(sqlite:.+|mysql:\/\/.+|mariadb:\/\/.+)$/,
+      'expected sqlite:<path>, sqlite::memory: or mysql://user:pass@host:port/db',
+    )
     .default(`sqlite:${path.join(DATA_DIR, 'snippets.sqlite3')}`)
     .superRefine((url, ctx) => {
       const problem = sqliteDirectoryProblem(url);
@@ -104,7 +122,12 @@ const EnvSchema = z.object({
   DATABASE_REPLICA_URLS: z
     .string()
     .default('')
-    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.string().regex(/^(mysql|mariadb):\/\/.+/, 'expected mysql://user:pass@host:port/db URLs'))),
   /** Connections per process to MySQL/MariaDB (and to each replica). */
   DATABASE_POOL_MAX: integer(1, 1000, 10),
@@ -112,7 +135,10 @@ const EnvSchema = z.object({
    * SQLite only. NORMAL, WAL's recommended level, syncs the log at checkpoints: a commit survives a crash of the process,
    * and one made just before a power cut may be rolled back. FULL syncs at every commit.
    */
-  SQLITE_SYNCHRONOUS: z.preprocess((v) => (typeof v === 'string' ? v.toUpperCase() : v), z.enum(['NORMAL', 'FULL']).default('NORMAL')),
+  SQLITE_SYNCHRONOUS: z.preprocess(
+    (v) => (typeof v === 'string' ? v.toUpperCase() : v),
+    z.enum(['NORMAL', 'FULL']).default('NORMAL'),
+  ),
   /**
    * SQLite only: how long a write waits for another process's write lock on the file before it is answered 503 with
    * Retry-After (writes of one process never wait for each other: they share one connection).
@@ -136,7 +162,13 @@ const EnvSchema = z.object({
   /** redis://[user:pass@]host:port[/db] (rediss:// for TLS): sessions and throttle counters live there; unset, in the database. */
   REDIS_URL: z.preprocess(
     (v) => (v === '' ? undefined : v),
-    z.url({ protocol: /^rediss?$/, hostname: /./, error: 'expected redis://[user:pass@]host:port[/db] or rediss://...' }).optional(),
+    z
+      .url({
+        protocol: /^rediss?$/,
+        hostname: /./,
+        error: 'expected redis://[user:pass@]host:port[/db] or rediss://...',
+      })
+      .optional(),
   ),
   /** The deadline of a connect to Redis and of one command; a server silent that long is taken for hung and reconnected. */
   REDIS_TIMEOUT_MS: integer(100, 600000, 2000),
@@ -144,7 +176,12 @@ const EnvSchema = z.object({
   AUTH_SCHEMES: z
     .string()
     .default('basic,session,token,oauth2')
-    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.enum(['basic', 'session', 'token', 'oauth2', 'oauth1'])).min(1)),
   API_AUTH_PREFIX: z.string().default('api-auth/'),
   TOKEN_AUTH_PATH: z.string().default('api-token-auth/'),

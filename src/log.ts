@@ -16,7 +16,10 @@ export const REDACTED_PATHS = [
   'res.headers["set-cookie"]',
   'headers.authorization',
   'headers.cookie',
-  ...['password', 'token', 'access_token', 'refresh_token', 'client_secret', 'csrfmiddlewaretoken'].flatMap((key) => [key, `body.${key}`]),
+  ...['password', 'token', 'access_token', 'refresh_token', 'client_secret', 'csrfmiddlewaretoken'].flatMap((key) => [
+    key,
+    `body.${key}`,
+  ]),
   'config.SECRET_KEY',
   'config.DATABASE_URL',
   'config.REDIS_URL',
@@ -30,7 +33,8 @@ export const PRETTY_OPTIONS = { sync: true, singleLine: true, ignore: 'pid,hostn
 
 /** `destination` is for tests (an in-memory log); the process writes to stdout. */
 export function createLogger(level: Config['LOG_LEVEL'], destination?: DestinationStream): Logger {
-  const stream = destination ?? (process.stdout.isTTY ? pretty(PRETTY_OPTIONS) : pino.destination({ dest: 1, sync: true }));
+  const stream =
+    destination ?? (process.stdout.isTTY ? pretty(PRETTY_OPTIONS) : pino.destination({ dest: 1, sync: true }));
   return pino(
     {
       level,

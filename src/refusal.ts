@@ -54,7 +54,8 @@ export function overQuotaDetail(quota: number, stored: number): string {
 }
 
 /** A method the path does not serve: 405 with the Allow header of the methods it does. */
-export const methodNotAllowed = (method: string, allow: readonly string[]) => HttpError.detail(405, `Method "${method}" not allowed.`, { Allow: allow.join(', ') });
+export const methodNotAllowed = (method: string, allow: readonly string[]) =>
+  HttpError.detail(405, `Method "${method}" not allowed.`, { Allow: allow.join(', ') });
 
 /** The spec's words for a refused request; the OAuth 2.0 token endpoint puts them beside its RFC fields. */
 export function throttledDetail(wait: number): string {
@@ -123,10 +124,15 @@ export function fieldErrors(issues: readonly Issue[]): Record<string, string[]> 
   return map;
 }
 
-const detail = (status: number, text: string, headers: Record<string, string> = {}): Refusal => ({ status, headers, body: { detail: text } });
+const detail = (status: number, text: string, headers: Record<string, string> = {}): Refusal => ({
+  status,
+  headers,
+  body: { detail: text },
+});
 
 /** Not (validly) authenticated: 401 with the first scheme's challenge; without one, 403 (spec, "401 versus 403"). */
-const notAuthenticated = (text: string, challenge: string | undefined) => (challenge ? detail(401, text, { 'WWW-Authenticate': challenge }) : detail(403, text));
+const notAuthenticated = (text: string, challenge: string | undefined) =>
+  challenge ? detail(401, text, { 'WWW-Authenticate': challenge }) : detail(403, text);
 
 /**
  * The answer to `err`. `challenge` is the first authentication scheme's WWW-Authenticate value, if it has one. A store
@@ -137,9 +143,11 @@ export function refusalOf(err: unknown, challenge: string | undefined): Refusal 
   if (err instanceof TRPCError) {
     if (err.cause instanceof HttpError || err.cause instanceof Throttled) return refusalOf(err.cause, challenge);
     const issues = (err.cause as { issues?: Issue[] } | undefined)?.issues;
-    if (err.code === 'BAD_REQUEST' && Array.isArray(issues)) return { status: 400, headers: {}, body: fieldErrors(issues), fields: true };
+    if (err.code === 'BAD_REQUEST' && Array.isArray(issues))
+      return { status: 400, headers: {}, body: fieldErrors(issues), fields: true };
     if (err.code === 'UNAUTHORIZED') return notAuthenticated(err.message || NOT_AUTHENTICATED, challenge);
-    if (err.code === 'SERVICE_UNAVAILABLE') return detail(503, err.message, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+    if (err.code === 'SERVICE_UNAVAILABLE')
+      return detail(503, err.message, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
     const status = STATUS_OF[err.code];
     if (status) return detail(status, err.message);
     if (err.cause) return refusalOf(err.cause, challenge);
@@ -149,11 +157,17 @@ export function refusalOf(err: unknown, challenge: string | undefined): Refusal 
   if (err instanceof AuthenticationFailed) return notAuthenticated(err.message, challenge);
   if (err instanceof PermissionDenied) return detail(403, err.message);
   if (err instanceof OverQuota) return detail(413, overQuotaDetail(err.quota, err.stored));
-  if (err instanceof Throttled) return { status: 429, headers: { 'Retry-After': String(err.wait) }, body: { detail: throttledDetail(err.wait), wait: err.wait } };
+  if (err instanceof Throttled)
+    return {
+      status: 429,
+      headers: { 'Retry-After': String(err.wait) },
+      body: { detail: throttledDetail(err.wait), wait: err.wait },
+    };
   // body-parser's errors: a body over the limit, a bad encoding, an aborted upload.
   const http = err as { status?: unknown; expose?: unknown; type?: unknown; message?: unknown } | undefined;
   if (http?.type === 'entity.too.large') return detail(413, 'Request body is too large.');
-  if (typeof http?.status === 'number' && http.status >= 400 && http.status < 500 && http.expose) return detail(http.status, String(http.message));
+  if (typeof http?.status === 'number' && http.status >= 400 && http.status < 500 && http.expose)
+    return detail(http.status, String(http.message));
   // 507 Insufficient Storage (RFC 4918 §11.5), no Retry-After: space comes back when an operator or a delete frees it.
   if (isDiskFull(err)) return detail(507, DISK_FULL);
   const unavailable = unavailableDetail(err);

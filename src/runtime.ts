@@ -43,7 +43,11 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   const log = options.log ?? createLogger(config.LOG_LEVEL);
   const highlighter = new Highlighter({ workers: config.HIGHLIGHT_WORKERS, timeoutMs: config.HIGHLIGHT_TIMEOUT_MS });
   const store = openStore(config, highlighter);
-  const differ = new Differ({ workers: config.DIFF_WORKERS, timeoutMs: config.DIFF_TIMEOUT_MS, maxChangedLines: config.DIFF_MAX_CHANGED_LINES });
+  const differ = new Differ({
+    workers: config.DIFF_WORKERS,
+    timeoutMs: config.DIFF_TIMEOUT_MS,
+    maxChangedLines: config.DIFF_MAX_CHANGED_LINES,
+  });
   let redis: RedisConnection | undefined;
   const closers: (() => unknown)[] = [];
   let closed: Promise<void> | undefined;
@@ -66,9 +70,13 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       closers.push(close);
     },
     close() {
-      closed ??= Promise.allSettled([...closers.map(async (c) => c()), closeStore(store), highlighter.close(), differ.close(), redis?.close()]).then(
-        () => undefined,
-      );
+      closed ??= Promise.allSettled([
+        ...closers.map(async (c) => c()),
+        closeStore(store),
+        highlighter.close(),
+        differ.close(),
+        redis?.close(),
+      ]).then(() => undefined);
       return closed;
     },
   };

@@ -39,7 +39,12 @@ const t = initTRPC
       const refusal = refusalOf(error, ctx?.challenge);
       const code = trpcCodeOf(refusal.status, error);
       const message = typeof refusal.body.detail === 'string' ? refusal.body.detail : shape.message;
-      return { ...shape, message, code: TRPC_ERROR_CODES_BY_KEY[code], data: { ...shape.data, code, httpStatus: refusal.status } };
+      return {
+        ...shape,
+        message,
+        code: TRPC_ERROR_CODES_BY_KEY[code],
+        data: { ...shape.data, code, httpStatus: refusal.status },
+      };
     },
   });
 
@@ -53,9 +58,12 @@ export const router = t.router;
 export const publicProcedure = t.procedure.use(async ({ ctx, next, type }) => {
   await ctx.admit?.();
   const { signal } = ctx;
-  const result = await ctx.runtime.inflight.tracked(() => (type === 'query' && signal ? cancelledWith(signal, () => next()) : next()));
+  const result = await ctx.runtime.inflight.tracked(() =>
+    type === 'query' && signal ? cancelledWith(signal, () => next()) : next(),
+  );
   const unavailable = !result.ok && unavailableDetail(result.error.cause);
-  if (unavailable) throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: unavailable, cause: result.error.cause });
+  if (unavailable)
+    throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: unavailable, cause: result.error.cause });
   return result;
 });
 export const createCallerFactory = t.createCallerFactory;

@@ -29,7 +29,7 @@ describe('package.json', () => {
   }
 
   describe('npm start', () => {
-    it('runs the compiled entrypoint without compiling, in place of npm\'s shell (which would not pass SIGTERM on)', () => {
+    it("runs the compiled entrypoint without compiling, in place of npm's shell (which would not pass SIGTERM on)", () => {
       expect(pkg.scripts.start).to.equal('exec node dist/server/main.js');
       expect(existsSync(sourceOf('dist/server/main.js'))).to.equal(true);
     });

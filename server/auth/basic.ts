@@ -14,7 +14,8 @@ const INVALID = 'Invalid username/password.';
 function decodeCredentials(header: string): { username: string; password: string } {
   const parts = header.trim().split(/\s+/);
   if (parts.length === 1) throw new AuthenticationFailed('Invalid basic header. No credentials provided.');
-  if (parts.length > 2) throw new AuthenticationFailed('Invalid basic header. Credentials string should not contain spaces.');
+  if (parts.length > 2)
+    throw new AuthenticationFailed('Invalid basic header. Credentials string should not contain spaces.');
   const encoded = parts[1] ?? '';
   const decoded = /^[A-Za-z0-9+/]*={0,2}$/.test(encoded) ? Buffer.from(encoded, 'base64').toString('utf8') : '';
   const colon = decoded.indexOf(':');

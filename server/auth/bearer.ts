@@ -14,7 +14,10 @@ export function bearerScheme({ store, now }: Pick<Runtime, 'store' | 'now'>): Sc
   const passport = new Passport();
   passport.use(
     new BearerStrategy((token, done) => {
-      checkAccessToken(store, token, now()).then((check) => (typeof check === 'string' ? done(null, false) : done(null, check.user, { scope: check.scope })), done);
+      checkAccessToken(store, token, now()).then(
+        (check) => (typeof check === 'string' ? done(null, false) : done(null, check.user, { scope: check.scope })),
+        done,
+      );
     }),
   );
   return {
@@ -25,7 +28,9 @@ export function bearerScheme({ store, now }: Pick<Runtime, 'store' | 'now'>): Sc
       if (parts[0]?.toLowerCase() !== 'bearer') return null;
       if (parts.length !== 2 || parts[1]!.length > 512) throw new AuthenticationFailed(INVALID);
       const user = await new Promise<AuthUser | false>((resolve, reject) => {
-        passport.authenticate('bearer', { session: false }, (err: unknown, found: AuthUser | false) => (err ? reject(err) : resolve(found)))(req, res, reject);
+        passport.authenticate('bearer', { session: false }, (err: unknown, found: AuthUser | false) =>
+          err ? reject(err) : resolve(found),
+        )(req, res, reject);
       });
       if (!user) throw new AuthenticationFailed(INVALID);
       return { user };

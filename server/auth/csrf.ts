@@ -87,7 +87,11 @@ export function csrfProtection(config: Pick<Config, 'SECRET_KEY'>): Csrf {
     },
     expose(req, res, next) {
       if (req.requester.scheme === 'session') {
-        Object.defineProperty(res.locals, 'csrfToken', { configurable: true, enumerable: true, get: () => token(req, res) });
+        Object.defineProperty(res.locals, 'csrfToken', {
+          configurable: true,
+          enumerable: true,
+          get: () => token(req, res),
+        });
       }
       next();
     },

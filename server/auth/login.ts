@@ -11,7 +11,13 @@ import type { Throttle } from './throttle';
 export type LoginAttempt = { user: AuthUser } | { wait: number } | { failed: true };
 
 /** Checks a username and password, unless this address or username has failed too often (then how long to wait). */
-export async function attemptLogin(runtime: Runtime, req: Request, throttle: Throttle, username: string, password: string): Promise<LoginAttempt> {
+export async function attemptLogin(
+  runtime: Runtime,
+  req: Request,
+  throttle: Throttle,
+  username: string,
+  password: string,
+): Promise<LoginAttempt> {
   const wait = await throttle.passwordWait(req, username);
   if (wait) return { wait };
   const user = username && password ? await checkCredentials(runtime, username, password) : null;

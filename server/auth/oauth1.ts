@@ -9,7 +9,14 @@ import { AuthenticationFailed, type Scheme } from './types';
 
 export const OAUTH1_CHALLENGE = 'OAuth realm="api"';
 const MAX_HEADER = 4096;
-const REQUIRED = ['oauth_consumer_key', 'oauth_token', 'oauth_signature_method', 'oauth_signature', 'oauth_timestamp', 'oauth_nonce'] as const;
+const REQUIRED = [
+  'oauth_consumer_key',
+  'oauth_token',
+  'oauth_signature_method',
+  'oauth_signature',
+  'oauth_timestamp',
+  'oauth_nonce',
+] as const;
 const MALFORMED = 'Invalid OAuth header.';
 
 type Pair = [name: string, value: string];
@@ -63,30 +70,45 @@ async function bodyParams(req: Request, res: Response): Promise<Pair[]> {
  * which turns the unreserved `~` into `%7E`, so a parameter with a tilde would not match conforming clients) or
  * `passport-http-oauth` (unmaintained since 2013). The tests sign with `oauth-1.0a`, an independent implementation.
  */
-export function hmacSha1Signature(method: string, uri: string, params: Pair[], consumerSecret: string, tokenSecret: string): string {
+export function hmacSha1Signature(
+  method: string,
+  uri: string,
+  params: Pair[],
+  consumerSecret: string,
+  tokenSecret: string,
+): string {
   const normalized = params
     .map(([k, v]) => [percentEncode(k), percentEncode(v)])
     .sort(([ka, va], [kb, vb]) => (ka! < kb! ? -1 : ka! > kb! ? 1 : va! < vb! ? -1 : va! > vb! ? 1 : 0))
     .map(([k, v]) => `${k}=${v}`)
     .join('&');
   const base = [method.toUpperCase(), percentEncode(uri), percentEncode(normalized)].join('&');
-  return createHmac('sha1', `${percentEncode(consumerSecret)}&${percentEncode(tokenSecret)}`).update(base).digest('base64');
+  return createHmac('sha1', `${percentEncode(consumerSecret)}&${percentEncode(tokenSecret)}`)
+    .update(base)
+    .digest('base64');
 }
 
 /** The checks that need no database, in the order a client is best told about them. */
 function checkProtocol(oauth: Map<string, string>, now: number, window: number): void {
-  for (const name of REQUIRED) if (!oauth.get(name)) throw new AuthenticationFailed(`Missing OAuth parameter: ${name}.`);
-  if (oauth.get('oauth_signature_method') !== 'HMAC-SHA1') throw new AuthenticationFailed('Unsupported signature method.');
-  if (oauth.has('oauth_version') && oauth.get('oauth_version') !== '1.0') throw new AuthenticationFailed('Unsupported OAuth version.');
+  for (const name of REQUIRED)
+    if (!oauth.get(name)) throw new AuthenticationFailed(`Missing OAuth parameter: ${name}.`);
+  if (oauth.get('oauth_signature_method') !== 'HMAC-SHA1')
+    throw new AuthenticationFailed('Unsupported signature method.');
+  if (oauth.has('oauth_version') && oauth.get('oauth_version') !== '1.0')
+    throw new AuthenticationFailed('Unsupported OAuth version.');
   const timestamp = oauth.get('oauth_timestamp')!;
   if (!/^\d{1,12}$/.test(timestamp)) throw new AuthenticationFailed('Invalid timestamp.');
-  if (Math.abs(Number(timestamp) - Math.floor(now / 1000)) > window) throw new AuthenticationFailed('Timestamp out of range.');
+  if (Math.abs(Number(timestamp) - Math.floor(now / 1000)) > window)
+    throw new AuthenticationFailed('Timestamp out of range.');
   if (oauth.get('oauth_nonce')!.length > 64) throw new AuthenticationFailed('Invalid nonce.');
   if (!KEY_PATTERN.test(oauth.get('oauth_consumer_key')!)) throw new AuthenticationFailed('Invalid consumer key.');
   if (!KEY_PATTERN.test(oauth.get('oauth_token')!)) throw new AuthenticationFailed('Invalid access token.');
 }
 
-export function oauth1Scheme({ store, now }: Pick<Runtime, 'store' | 'now'>, timestampWindow = TIMESTAMP_WINDOW_SECONDS): Scheme {
+export function oauth1Scheme(
+  { store, now }: Pick<Runtime, 'store' | 'now'>,
+  timestampWindow = TIMESTAMP_WINDOW_SECONDS,
+): Scheme {
   const window = timestampWindow;
   return {
     name: 'oauth1',
@@ -102,18 +124,28 @@ export function oauth1Scheme({ store, now }: Pick<Runtime, 'store' | 'now'>, tim
       if (credentials === 'consumer') throw new AuthenticationFailed('Invalid consumer key.');
       if (credentials === 'token') throw new AuthenticationFailed('Invalid access token.');
 
-      const query = req.originalUrl.includes('?') ? [...new URLSearchParams(req.originalUrl.slice(req.originalUrl.indexOf('?') + 1))] : [];
+      const query = req.originalUrl.includes('?')
+        ? [...new URLSearchParams(req.originalUrl.slice(req.originalUrl.indexOf('?') + 1))]
+        : [];
       const signed = [...oauth].filter(([name]) => name !== 'realm' && name !== 'oauth_signature');
       let expected: string;
       try {
-        expected = hmacSha1Signature(req.method, baseUri(req), [...query, ...signed, ...(await bodyParams(req, res))], credentials.consumerSecret, credentials.tokenSecret);
+        expected = hmacSha1Signature(
+          req.method,
+          baseUri(req),
+          [...query, ...signed, ...(await bodyParams(req, res))],
+          credentials.consumerSecret,
+          credentials.tokenSecret,
+        );
       } catch (err) {
         if (err instanceof URIError) throw new AuthenticationFailed('Invalid signature.'); // a lone surrogate cannot be encoded
         throw err;
       }
       if (!safeEqual(oauth.get('oauth_signature')!, expected)) throw new AuthenticationFailed('Invalid signature.');
       // Recorded only once the signature holds, so unsigned garbage cannot fill the log or burn a client's nonces.
-      if (!(await useNonce(store, consumerKey, tokenKey, Number(oauth.get('oauth_timestamp')), oauth.get('oauth_nonce')!))) {
+      if (
+        !(await useNonce(store, consumerKey, tokenKey, Number(oauth.get('oauth_timestamp')), oauth.get('oauth_nonce')!))
+      ) {
         throw new AuthenticationFailed('Nonce already used.');
       }
       return { user: credentials.user, auth: { consumerKey, token: tokenKey } };

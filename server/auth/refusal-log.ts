@@ -10,7 +10,8 @@ import { hmacSha256 } from '../../src/auth/digest';
  * username field would otherwise be recoverable from a log by anyone testing guesses against a plain hash; the prefix
  * keeps it apart from the key's other uses (sessions, CSRF tokens).
  */
-export const usernameDigest = (secretKey: string, username: string) => hmacSha256(secretKey, `refused-login:${username.toLowerCase()}`).slice(0, 16);
+export const usernameDigest = (secretKey: string, username: string) =>
+  hmacSha256(secretKey, `refused-login:${username.toLowerCase()}`).slice(0, 16);
 
 export type RefusedLoginLog = (req: Request, username: string, reason: 'password' | 'throttled') => void;
 

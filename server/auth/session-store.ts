@@ -49,7 +49,10 @@ export class DatabaseSessionStore extends Store {
 
   override set(sid: string, session: SessionData, cb: Callback = () => {}): void {
     const expires = expiry(session);
-    saveSession(this.db, sid, { data: JSON.stringify(session), expires }).then(() => (this.storedExpiry.set(sid, expires.getTime()), cb()), cb);
+    saveSession(this.db, sid, { data: JSON.stringify(session), expires }).then(
+      () => (this.storedExpiry.set(sid, expires.getTime()), cb()),
+      cb,
+    );
   }
 
   override destroy(sid: string, cb: Callback = () => {}): void {

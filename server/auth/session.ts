@@ -31,7 +31,9 @@ export function sessionMiddleware(runtime: Runtime): RequestHandler {
     name: SESSION_COOKIE,
     secret: secretKey(config),
     // With REDIS_URL, keys sess:<id> that expire with the cookie (RedisStore takes the TTL from cookie.expires).
-    store: redis ? new RedisStore({ client: redis.client, prefix: 'sess:', ttl: MAX_AGE_MS / 1000 }) : sessionStore(runtime),
+    store: redis
+      ? new RedisStore({ client: redis.client, prefix: 'sess:', ttl: MAX_AGE_MS / 1000 })
+      : sessionStore(runtime),
     resave: false,
     saveUninitialized: false,
     // Secure when the request came over HTTPS (behind a proxy, with TRUST_PROXY).
@@ -43,7 +45,18 @@ export function sessionMiddleware(runtime: Runtime): RequestHandler {
   return (req, res, next) => {
     if (!req.headers.cookie?.includes(cookie) && !req.path.startsWith(pages)) return next();
     // express-session also reports a failed save at the end of a response already sent: Express handles that one.
-    sessions(req, res, (err?: unknown) => (!err ? next() : res.headersSent ? next(err) : refuse(res, unavailableDetail(err) ? err : HttpError.detail(503, STORE_DOWN, { 'Retry-After': String(RETRY_AFTER_SECONDS) }))));
+    sessions(req, res, (err?: unknown) =>
+      !err
+        ? next()
+        : res.headersSent
+          ? next(err)
+          : refuse(
+              res,
+              unavailableDetail(err)
+                ? err
+                : HttpError.detail(503, STORE_DOWN, { 'Retry-After': String(RETRY_AFTER_SECONDS) }),
+            ),
+    );
   };
 }
 

@@ -34,7 +34,6 @@ export interface Throttle {
   passwordFailed(req: Request, username: string): Promise<void>;
 }
 
-
 /** Seconds until a refused key may try again, or 0 when the point was granted. */
 async function consume(l: RateLimiterAbstract, key: string): Promise<number> {
   try {
@@ -54,21 +53,33 @@ export function createThrottle(runtime: Runtime): Throttle {
     const [n, unit] = rate.split('/') as [string, keyof typeof SECONDS];
     const opts = { points: Number(n) * factor, duration: SECONDS[unit], keyPrefix };
     let store: Promise<RateLimiterAbstract> | undefined;
-    return () => (store ??= counter(runtime, opts, use).catch((err: unknown) => ((store = undefined), Promise.reject(err))));
+    return () =>
+      (store ??= counter(runtime, opts, use).catch((err: unknown) => ((store = undefined), Promise.reject(err))));
   };
   const anonLimiter = config.THROTTLE_ANON ? lazy(config.THROTTLE_ANON, 'anon', 'requests') : undefined;
   const userLimiter = config.THROTTLE_USER ? lazy(config.THROTTLE_USER, 'user', 'requests') : undefined;
   const login = config.THROTTLE_LOGIN;
   const guessing = login
     ? [
-        { limiter: lazy(login, 'pw_pair', 'guesses', GUESSING_LIMITS.pair), key: (req: Request, user: string) => counterKey(user, req.ip ?? '') },
-        { limiter: lazy(login, 'pw_addr', 'guesses', GUESSING_LIMITS.address), key: (req: Request) => counterKey(req.ip ?? '') },
-        { limiter: lazy(login, 'pw_user', 'guesses', GUESSING_LIMITS.username), key: (_req: Request, user: string) => counterKey(user) },
+        {
+          limiter: lazy(login, 'pw_pair', 'guesses', GUESSING_LIMITS.pair),
+          key: (req: Request, user: string) => counterKey(user, req.ip ?? ''),
+        },
+        {
+          limiter: lazy(login, 'pw_addr', 'guesses', GUESSING_LIMITS.address),
+          key: (req: Request) => counterKey(req.ip ?? ''),
+        },
+        {
+          limiter: lazy(login, 'pw_user', 'guesses', GUESSING_LIMITS.username),
+          key: (_req: Request, user: string) => counterKey(user),
+        },
       ]
     : [];
   // Usernames are compared as typed by the user: Alice and alice are one target.
   const counted = async (req: Request, username: string) =>
-    Promise.all(guessing.map(async ({ limiter, key }) => ({ store: await limiter(), key: key(req, username.toLowerCase()) })));
+    Promise.all(
+      guessing.map(async ({ limiter, key }) => ({ store: await limiter(), key: key(req, username.toLowerCase()) })),
+    );
 
   /** A point of the requester's rate (the user's when authenticated, else the address's): the seconds to wait, or 0. */
   const another = async (req: Request): Promise<number> => {

@@ -45,7 +45,17 @@ export function tokenIssueRoutes(runtime: Runtime, urls: Urls, path: string, thr
   });
   router.options(route, (req, res) => {
     json(req);
-    sendJson(res, 200, { name: 'Obtain Auth Token', description: '', renders: ['application/json'], parses: ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'] }, { Allow: 'POST, OPTIONS' });
+    sendJson(
+      res,
+      200,
+      {
+        name: 'Obtain Auth Token',
+        description: '',
+        renders: ['application/json'],
+        parses: ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'],
+      },
+      { Allow: 'POST, OPTIONS' },
+    );
   });
   router.all(route, (req) => {
     json(req);

@@ -11,7 +11,8 @@ export function tokenScheme({ store }: Pick<Runtime, 'store'>): Scheme {
       const parts = (req.headers.authorization ?? '').trim().split(/\s+/);
       if (parts[0]?.toLowerCase() !== 'token') return null;
       if (parts.length === 1) throw new AuthenticationFailed('Invalid token header. No credentials provided.');
-      if (parts.length > 2) throw new AuthenticationFailed('Invalid token header. Token string should not contain spaces.');
+      if (parts.length > 2)
+        throw new AuthenticationFailed('Invalid token header. Token string should not contain spaces.');
       const user = await userForToken(store, parts[1]!);
       if (!user) throw new AuthenticationFailed('Invalid token.');
       return { user, auth: { key: parts[1]!, user } };

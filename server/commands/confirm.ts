@@ -3,7 +3,11 @@ import { createInterface } from 'node:readline';
 import { UsageError, type Terminal } from './types';
 
 /** True when the operator answered y or yes; throws UsageError (exit 2) when there is no terminal to ask on. */
-export async function confirmed(question: string, yes: boolean | undefined, { input, error, interactive }: Terminal): Promise<boolean> {
+export async function confirmed(
+  question: string,
+  yes: boolean | undefined,
+  { input, error, interactive }: Terminal,
+): Promise<boolean> {
   if (yes) return true;
   if (!interactive) throw new UsageError('not on a terminal, so nothing can be confirmed: add --yes');
   const rl = createInterface({ input, output: error });

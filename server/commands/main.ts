@@ -97,7 +97,9 @@ export async function runCommandLine(argv: string[], io: CommandLineIo): Promise
   } catch (err) {
     if (err instanceof Misuse) {
       const c = err.command;
-      const usage = c ? `usage: ${usageLine(c)} (snippets ${c.name} --help for more)` : 'usage: snippets <command> [options] (snippets --help lists the commands)';
+      const usage = c
+        ? `usage: ${usageLine(c)} (snippets ${c.name} --help for more)`
+        : 'usage: snippets <command> [options] (snippets --help lists the commands)';
       io.terminal.error.write(`snippets${c ? ` ${c.name}` : ''}: ${err.message}\n${usage}\n`);
       return 2;
     }

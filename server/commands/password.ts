@@ -24,7 +24,8 @@ export async function readPassword(flag: string | undefined, config: Config, ter
     if (!given) throw new CommandError('The password may not be blank.');
     return given;
   }
-  if (!terminal.interactive) throw new CommandError('No password: give --password, set SNIPPETS_PASSWORD, or run on a terminal.');
+  if (!terminal.interactive)
+    throw new CommandError('No password: give --password, set SNIPPETS_PASSWORD, or run on a terminal.');
   const first = await prompt('Password: ', terminal);
   const again = await prompt('Password (again): ', terminal);
   if (first !== again) throw new CommandError("The passwords didn't match.");

@@ -7,14 +7,18 @@ import { command, terminalOf, UsageError } from './types';
 export const rehighlight = command({
   name: 'rehighlight',
   summary: 're-render every stored snippet (after a language or theme change), with a progress bar',
-  details: 'Each snippet is saved on its own, so an interrupted run loses nothing: --from-id with the last id on the bar resumes it.',
+  details:
+    'Each snippet is saved on its own, so an interrupted run loses nothing: --from-id with the last id on the bar resumes it.',
   args: [],
   options: {
     'batch-size': { type: 'string', value: 'N', help: 'snippets read and rendered at a time (default: 200)' },
     'from-id': { type: 'string', value: 'ID', help: 'start after this snippet id (default: 0, every snippet)' },
   },
   async run({ options }, ctx) {
-    const { runtime: { store }, out } = ctx;
+    const {
+      runtime: { store },
+      out,
+    } = ctx;
     const batchSize = wholeNumber(options['batch-size'] ?? '200');
     let lastId = wholeNumber(options['from-id'] ?? '0');
     if (batchSize < 1) throw new UsageError('--batch-size must be a positive integer');
@@ -22,7 +26,15 @@ export const rehighlight = command({
     await applyMigrations(store);
 
     const total = await countSnippetsAfter(store, lastId);
-    const bar = new SingleBar({ format: 'rehighlight [{bar}] {value}/{total} snippets, {eta_formatted} left, last id {lastId}', stream: terminalOf(ctx).error, noTTYOutput: true, notTTYSchedule: 2000 }, Presets.shades_classic);
+    const bar = new SingleBar(
+      {
+        format: 'rehighlight [{bar}] {value}/{total} snippets, {eta_formatted} left, last id {lastId}',
+        stream: terminalOf(ctx).error,
+        noTTYOutput: true,
+        notTTYSchedule: 2000,
+      },
+      Presets.shades_classic,
+    );
     bar.start(total, 0, { lastId });
     let done = 0;
     // Keyset batches by id: each snippet is saved on its own, so an interrupted run loses nothing and

@@ -26,18 +26,24 @@ export const createclient = command({
   args: ['NAME'],
   options: {
     'client-id': { type: 'string', value: 'ID', help: 'the client id (default: generated)' },
-    'client-secret': { type: 'string', value: 'SECRET', help: 'the secret, at least 8 characters (default: generated)' },
+    'client-secret': {
+      type: 'string',
+      value: 'SECRET',
+      help: 'the secret, at least 8 characters (default: generated)',
+    },
   },
   async run({ args: [name], options }, { runtime: { store }, out }) {
     const secret = options['client-secret'];
-    if (secret !== undefined && secret.length < 8) throw new UsageError('--client-secret must be at least 8 characters');
+    if (secret !== undefined && secret.length < 8)
+      throw new UsageError('--client-secret must be at least 8 characters');
     await migrate(store);
     try {
       const { clientId, secret: stored } = await createClient(store, name!, options['client-id'], secret);
       out(`client_id=${clientId}`);
       out(`client_secret=${stored}`);
     } catch (err) {
-      if (isDuplicate(err)) throw new CommandError(`A client with that client id already exists: ${options['client-id']}`);
+      if (isDuplicate(err))
+        throw new CommandError(`A client with that client id already exists: ${options['client-id']}`);
       throw err;
     }
     return 0;
@@ -48,11 +54,18 @@ export const revoketoken = command({
   name: 'revoketoken',
   summary: "delete the user's API token (createtoken makes a new one); with --oauth2 their OAuth 2.0 tokens too",
   args: ['USERNAME'],
-  options: { oauth2: { type: 'boolean', help: 'also delete every OAuth 2.0 access and refresh token of the user, of every client' } },
+  options: {
+    oauth2: {
+      type: 'boolean',
+      help: 'also delete every OAuth 2.0 access and refresh token of the user, of every client',
+    },
+  },
   async run({ args: [username], options }, { runtime: { store }, out }) {
     await migrate(store);
     const user = await existingUser(store, username!);
-    out((await deleteToken(store, user.id)) ? `Revoked the API token of ${username}.` : `${username} had no API token.`);
+    out(
+      (await deleteToken(store, user.id)) ? `Revoked the API token of ${username}.` : `${username} had no API token.`,
+    );
     if (options.oauth2) {
       const pairs = await deleteUserTokenPairs(store, user.id);
       out(`Revoked ${pairs} OAuth 2.0 token pair${pairs === 1 ? '' : 's'} of ${username}.`);
@@ -80,7 +93,8 @@ export const deleteclient = command({
   options: {},
   async run({ args: [clientId] }, { runtime: { store }, out }) {
     await migrate(store);
-    if (!(await deleteClientByClientId(store, clientId!))) throw new CommandError(`Client "${clientId}" does not exist.`);
+    if (!(await deleteClientByClientId(store, clientId!)))
+      throw new CommandError(`Client "${clientId}" does not exist.`);
     out(`Deleted client ${clientId}.`);
     return 0;
   },

@@ -52,7 +52,8 @@ export function toolHelp(commands: Command[]): string {
   ].join('\n');
 }
 
-export type Parsed = { help: true } | { help: false; args: string[]; options: Record<string, string | boolean | undefined> };
+export type Parsed =
+  { help: true } | { help: false; args: string[]; options: Record<string, string | boolean | undefined> };
 
 /** Reads a command's arguments; throws UsageError with a one-line reason. `--help` anywhere wins over every other fault. */
 export function parseCommandLine(command: Command, argv: string[]): Parsed {
@@ -82,7 +83,8 @@ export function parseCommandLine(command: Command, argv: string[]): Parsed {
   if (fault) throw new UsageError(fault);
   const missing = command.args.slice(positionals.length);
   if (missing.length) throw new UsageError(`missing ${missing.join(' ')}`);
-  if (positionals.length > command.args.length) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[command.args.length])}`);
+  if (positionals.length > command.args.length)
+    throw new UsageError(`unexpected argument ${JSON.stringify(positionals[command.args.length])}`);
   for (const [name, spec] of Object.entries(command.options)) {
     if (spec.required && options[name] === undefined) throw new UsageError(`missing ${optionUsage(name, spec)}`);
   }

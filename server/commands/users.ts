@@ -13,7 +13,11 @@ const USERNAME = /^[\w.@+-]{1,150}$/;
 const EMAIL = z.email().max(254);
 
 const PASSWORD_SOURCES = 'The password comes from --password, else SNIPPETS_PASSWORD, else a prompt on a terminal.';
-const PASSWORD = { type: 'string', value: 'P', help: 'the password (others on this machine may see it in the process list: prefer SNIPPETS_PASSWORD)' } as const;
+const PASSWORD = {
+  type: 'string',
+  value: 'P',
+  help: 'the password (others on this machine may see it in the process list: prefer SNIPPETS_PASSWORD)',
+} as const;
 
 export const createuser = command({
   name: 'createuser',
@@ -25,8 +29,12 @@ export const createuser = command({
     password: PASSWORD,
   },
   async run({ args: [username], options }, ctx) {
-    const { runtime: { config, store }, out } = ctx;
-    if (!USERNAME.test(username!)) throw new UsageError('enter a valid username: up to 150 letters, digits and @/./+/-/_ only');
+    const {
+      runtime: { config, store },
+      out,
+    } = ctx;
+    if (!USERNAME.test(username!))
+      throw new UsageError('enter a valid username: up to 150 letters, digits and @/./+/-/_ only');
     if (options.email !== undefined && !EMAIL.safeParse(options.email).success) {
       throw new UsageError(`--email: ${JSON.stringify(options.email)} is not a valid e-mail address`);
     }
@@ -50,10 +58,14 @@ export const changepassword = command({
   args: ['USERNAME'],
   options: { password: PASSWORD },
   async run({ args: [username], options }, ctx) {
-    const { runtime: { config, store }, out } = ctx;
+    const {
+      runtime: { config, store },
+      out,
+    } = ctx;
     await migrate(store);
     const password = await readPassword(options.password, config, terminalOf(ctx));
-    if (!(await setPassword(store, username!, password, config.PASSWORD_ITERATIONS))) throw new CommandError(`User "${username}" does not exist.`);
+    if (!(await setPassword(store, username!, password, config.PASSWORD_ITERATIONS)))
+      throw new CommandError(`User "${username}" does not exist.`);
     out(`Password changed successfully for user ${username}.`);
     return 0;
   },
@@ -86,7 +98,10 @@ export const deleteuser = command({
   args: ['USERNAME'],
   options: { yes: { type: 'boolean', help: 'delete without asking' } },
   async run({ args: [username], options }, ctx) {
-    const { runtime: { store }, out } = ctx;
+    const {
+      runtime: { store },
+      out,
+    } = ctx;
     await migrate(store);
     await existingUser(store, username!);
     if (!(await confirmed(`Delete user ${username} and every snippet of theirs?`, options.yes, terminalOf(ctx)))) {

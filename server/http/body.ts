@@ -40,7 +40,9 @@ function parseJson(raw: Buffer): Record<string, unknown> {
     throw HttpError.detail(400, `JSON parse error - ${(err as Error).message}`);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new HttpError(400, { non_field_errors: [`Invalid data. Expected a dictionary, but got ${pythonTypeName(value)}.`] });
+    throw new HttpError(400, {
+      non_field_errors: [`Invalid data. Expected a dictionary, but got ${pythonTypeName(value)}.`],
+    });
   }
   return value as Record<string, unknown>;
 }
@@ -63,7 +65,10 @@ const FILE_FIELDS = new Set(['code', 'title']);
  * is refused saying so: busboy would drop the parts after the limit, and a `code` among them would be "required".
  */
 export const MULTIPART_LIMITS = { fields: 1000, files: 100 };
-const TOO_MANY = { fieldsLimit: `More than ${MULTIPART_LIMITS.fields} fields.`, filesLimit: `More than ${MULTIPART_LIMITS.files} file parts.` };
+const TOO_MANY = {
+  fieldsLimit: `More than ${MULTIPART_LIMITS.fields} fields.`,
+  filesLimit: `More than ${MULTIPART_LIMITS.files} file parts.`,
+};
 const NOT_UTF8 = 'The submitted file is not UTF-8 text.';
 const utf8Exact = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -74,7 +79,11 @@ function parseMultipart(req: Request, raw: Buffer): Promise<Record<string, strin
     let bb: Busboy.Busboy;
     try {
       // The whole body is already within BODY_LIMIT, so a part is too.
-      bb = Busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fieldSize: BODY_LIMIT, fileSize: BODY_LIMIT, ...MULTIPART_LIMITS } });
+      bb = Busboy({
+        headers: req.headers,
+        defParamCharset: 'utf8',
+        limits: { fieldSize: BODY_LIMIT, fileSize: BODY_LIMIT, ...MULTIPART_LIMITS },
+      });
     } catch (err) {
       return reject(HttpError.detail(400, `Multipart form parse error - ${(err as Error).message}`));
     }
@@ -121,17 +130,20 @@ export function uninvitedTooLarge(req: IncomingMessage): boolean {
 }
 
 /** The error raw-body gives a body over the limit (the refusal rule's 413). */
-const tooLarge = () => Object.assign(new Error('request entity too large'), { type: 'entity.too.large', status: 413, expose: true });
+const tooLarge = () =>
+  Object.assign(new Error('request entity too large'), { type: 'entity.too.large', status: 413, expose: true });
 
 /** For a route that reads its body itself (/trpc): the 413 of an uninvited body over the limit, before it reads. */
-export const refuseUninvitedTooLarge: RequestHandler = (req, _res, next) => next(uninvitedTooLarge(req) ? tooLarge() : undefined);
+export const refuseUninvitedTooLarge: RequestHandler = (req, _res, next) =>
+  next(uninvitedTooLarge(req) ? tooLarge() : undefined);
 
 /**
  * A request its client sent whole and then half-closed its connection, before the body was read (the server answers
  * it: server/connections.ts). body-parser takes a connection that can no longer be read for a request already read
  * (on-finished's isFinished) and leaves req.body unset, though the whole body is here, buffered in the request.
  */
-const halfClosedUnread = (req: IncomingMessage) => req.complete && !req.readableEnded && !req.destroyed && req.socket?.readable === false;
+const halfClosedUnread = (req: IncomingMessage) =>
+  req.complete && !req.readableEnded && !req.destroyed && req.socket?.readable === false;
 
 /** The content codings body-parser decodes, decoded as it does, within the same limit on the decoded bytes. */
 const DECODE: Record<string, (raw: Buffer, options: zlib.ZlibOptions & zlib.BrotliOptions) => Buffer> = {
@@ -155,7 +167,9 @@ async function bufferedBody(req: IncomingMessage): Promise<Buffer> {
   try {
     return decode(Buffer.concat(chunks), { maxOutputLength: BODY_LIMIT });
   } catch (err) {
-    throw (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' ? tooLarge() : HttpError.detail(400, `Invalid ${coding} content in request.`);
+    throw (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE'
+      ? tooLarge()
+      : HttpError.detail(400, `Invalid ${coding} content in request.`);
   }
 }
 

@@ -6,13 +6,15 @@ import { refusalOf, trpcCodeOf } from '../../src/refusal';
 import { sendJson } from './respond';
 
 /** A procedure call as @trpc/client sends it: a query by GET, a mutation by POST, under /trpc/. */
-const isTrpcCall = (req: Pick<Request, 'path' | 'method'>) => req.path.startsWith('/trpc/') && (req.method === 'GET' || req.method === 'POST');
+const isTrpcCall = (req: Pick<Request, 'path' | 'method'>) =>
+  req.path.startsWith('/trpc/') && (req.method === 'GET' || req.method === 'POST');
 
 export function refuse(res: Response, err: unknown): void {
   const { req } = res;
   const refusal = refusalOf(err, res.locals.challenge);
   if (refusal.fields) res.locals.fieldErrors = refusal.body as Record<string, string[]>;
-  if (refusal.fault !== undefined) res.err = refusal.fault instanceof Error ? refusal.fault : new Error(String(refusal.fault));
+  if (refusal.fault !== undefined)
+    res.err = refusal.fault instanceof Error ? refusal.fault : new Error(String(refusal.fault));
   if (refusal.status === 503) {
     // Nothing the failed request began is kept: no session it started (express-session would send its cookie on the
     // way out), no cookie set before the failure.

@@ -5,7 +5,6 @@ import fresh from 'fresh';
 
 export type Headers = Record<string, string>;
 
-
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**

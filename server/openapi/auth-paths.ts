@@ -1,6 +1,14 @@
 // The authentication endpoints: the token endpoint (TOKEN_AUTH_PATH), the OAuth 2.0 token endpoint (RFC 6749) and
 // the session's login and logout pages (API_AUTH_PREFIX). docs/authentication.md tells how they fit together.
-import type { HeaderObject, OperationObject, ParameterObject, PathsObject, RequestBodyObject, ResponseObject, SchemaObject } from 'openapi3-ts/oas31';
+import type {
+  HeaderObject,
+  OperationObject,
+  ParameterObject,
+  PathsObject,
+  RequestBodyObject,
+  ResponseObject,
+  SchemaObject,
+} from 'openapi3-ts/oas31';
 import { CSRF_COOKIE, CSRF_FIELD } from '../auth/csrf';
 import { TOKEN_PATHS } from '../auth/oauth2/routes';
 import { SESSION_COOKIE } from '../auth/session';
@@ -13,8 +21,16 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const STRING: SchemaObject = { type: 'string' };
 
 export const AUTH_SCHEMAS: Record<string, SchemaObject> = {
-  TokenRequest: { type: 'object', properties: { username: STRING, password: STRING }, required: ['username', 'password'] },
-  Token: { type: 'object', properties: { token: { type: 'string', description: 'Send it as `Authorization: Token <key>`.' } }, required: ['token'] },
+  TokenRequest: {
+    type: 'object',
+    properties: { username: STRING, password: STRING },
+    required: ['username', 'password'],
+  },
+  Token: {
+    type: 'object',
+    properties: { token: { type: 'string', description: 'Send it as `Authorization: Token <key>`.' } },
+    required: ['token'],
+  },
   OAuth2TokenRequest: {
     type: 'object',
     description:
@@ -46,7 +62,18 @@ export const AUTH_SCHEMAS: Record<string, SchemaObject> = {
     type: 'object',
     description: 'RFC 6749 section 5.2.',
     properties: {
-      error: { type: 'string', enum: ['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope', 'slow_down'] },
+      error: {
+        type: 'string',
+        enum: [
+          'invalid_request',
+          'invalid_client',
+          'invalid_grant',
+          'unauthorized_client',
+          'unsupported_grant_type',
+          'invalid_scope',
+          'slow_down',
+        ],
+      },
       error_description: STRING,
     },
     required: ['error'],
@@ -56,7 +83,10 @@ export const AUTH_SCHEMAS: Record<string, SchemaObject> = {
     properties: {
       username: STRING,
       password: STRING,
-      [CSRF_FIELD]: { type: 'string', description: `The \`${CSRF_COOKIE}\` cookie's value (or send it in \`X-CSRFToken\`).` },
+      [CSRF_FIELD]: {
+        type: 'string',
+        description: `The \`${CSRF_COOKIE}\` cookie's value (or send it in \`X-CSRFToken\`).`,
+      },
       next: { type: 'string', description: 'A path on this site to go to after logging in; default `/`.' },
     },
     required: ['username', 'password'],
@@ -64,7 +94,10 @@ export const AUTH_SCHEMAS: Record<string, SchemaObject> = {
   LogoutForm: {
     type: 'object',
     properties: {
-      [CSRF_FIELD]: { type: 'string', description: `The \`${CSRF_COOKIE}\` cookie's value (or send it in \`X-CSRFToken\`).` },
+      [CSRF_FIELD]: {
+        type: 'string',
+        description: `The \`${CSRF_COOKIE}\` cookie's value (or send it in \`X-CSRFToken\`).`,
+      },
       next: { type: 'string', description: 'A path on this site to go to after logging out; default `/`.' },
     },
   },
@@ -74,7 +107,12 @@ const bodyOf = (schema: string, types: readonly string[]): RequestBodyObject => 
   required: true,
   content: Object.fromEntries(types.map((type) => [type, { schema: ref(schema) }])),
 });
-const json = (schema: string, description: string, example?: unknown, headers?: Record<string, HeaderObject>): ResponseObject => ({
+const json = (
+  schema: string,
+  description: string,
+  example?: unknown,
+  headers?: Record<string, HeaderObject>,
+): ResponseObject => ({
   description,
   ...(headers ? { headers } : {}),
   content: { 'application/json': example === undefined ? { schema: ref(schema) } : { schema: ref(schema), example } },
@@ -84,12 +122,20 @@ const page = (description: string, headers?: Record<string, HeaderObject>): Resp
   ...(headers ? { headers } : {}),
   content: { 'text/html': { schema: STRING } },
 });
-const SET_COOKIE = (what: string): Record<string, HeaderObject> => ({ 'Set-Cookie': { description: what, schema: STRING } });
+const SET_COOKIE = (what: string): Record<string, HeaderObject> => ({
+  'Set-Cookie': { description: what, schema: STRING },
+});
 const REDIRECT = (what: string): Record<string, HeaderObject> => ({
   Location: { description: 'The `next` path (only a path on this site), or `/`.', required: true, schema: STRING },
   ...SET_COOKIE(what),
 });
-const NEXT: ParameterObject = { name: 'next', in: 'query', required: false, description: 'A path on this site to return to.', schema: STRING };
+const NEXT: ParameterObject = {
+  name: 'next',
+  in: 'query',
+  required: false,
+  description: 'A path on this site to return to.',
+  schema: STRING,
+};
 const NO_STORE: Record<string, HeaderObject> = { 'Cache-Control': { schema: { type: 'string', const: 'no-store' } } };
 
 /** The OAuth 2.0 token endpoint; `alias` is its path without the trailing slash, the same endpoint. */
@@ -99,24 +145,44 @@ function oauth2Token(alias: boolean): OperationObject {
     tags: ['authentication'],
     // No user scheme: the client authenticates by its id and secret, in the body or as HTTP Basic (RFC 6749 2.3.1).
     security: [],
-    summary: alias ? 'The OAuth 2.0 token endpoint, without the trailing slash' : 'OAuth 2.0 tokens: password and refresh_token grants (RFC 6749)',
+    summary: alias
+      ? 'The OAuth 2.0 token endpoint, without the trailing slash'
+      : 'OAuth 2.0 tokens: password and refresh_token grants (RFC 6749)',
     description:
-      'Answered before user authentication: HTTP Basic here carries the client\'s credentials, not a user\'s. ' +
+      "Answered before user authentication: HTTP Basic here carries the client's credentials, not a user's. " +
       'A refresh revokes the old pair. Failed password grants count against THROTTLE_LOGIN.',
     requestBody: bodyOf('OAuth2TokenRequest', ['application/x-www-form-urlencoded', 'application/json']),
     responses: {
       200: json('OAuth2Token', 'A new access and refresh token.', undefined, NO_STORE),
-      400: json('OAuth2Error', '`invalid_request`, `invalid_grant` or `unsupported_grant_type`.', { error: 'invalid_grant', error_description: 'Invalid resource owner credentials' }),
-      401: json('OAuth2Error', '`invalid_client`: the client is unknown or its secret is wrong.', { error: 'invalid_client' }, {
-        'WWW-Authenticate': { description: '`Basic realm="oauth2"` when the client sent Basic, else `Bearer error="invalid_client"`.', required: true, schema: STRING },
+      400: json('OAuth2Error', '`invalid_request`, `invalid_grant` or `unsupported_grant_type`.', {
+        error: 'invalid_grant',
+        error_description: 'Invalid resource owner credentials',
       }),
+      401: json(
+        'OAuth2Error',
+        '`invalid_client`: the client is unknown or its secret is wrong.',
+        { error: 'invalid_client' },
+        {
+          'WWW-Authenticate': {
+            description: '`Basic realm="oauth2"` when the client sent Basic, else `Bearer error="invalid_client"`.',
+            required: true,
+            schema: STRING,
+          },
+        },
+      ),
       429: {
-        description: 'Too many failed password checks for this username and address: `slow_down`, with the throttle\'s `detail` and `wait`.',
+        description:
+          "Too many failed password checks for this username and address: `slow_down`, with the throttle's `detail` and `wait`.",
         headers: { 'Retry-After': { required: true, schema: { type: 'integer', minimum: 1 } } },
         content: {
           'application/json': {
             schema: { allOf: [ref('OAuth2Error'), ref('Throttled')] },
-            example: { error: 'slow_down', error_description: 'Request was throttled. Expected available in 42 seconds.', detail: 'Request was throttled. Expected available in 42 seconds.', wait: 42 },
+            example: {
+              error: 'slow_down',
+              error_description: 'Request was throttled. Expected available in 42 seconds.',
+              detail: 'Request was throttled. Expected available in 42 seconds.',
+              wait: 42,
+            },
           },
         },
       },
@@ -130,7 +196,7 @@ export function authPaths(options: SecurityOptions): PathsObject {
   const security = readSecurity(options);
   const chain = errorResponsesFor([401, 403], challenge);
   const auth = mountPath(options.API_AUTH_PREFIX);
-  const csrfRefused = page('The CSRF token is missing or is not this session\'s: the form again, with the reason.');
+  const csrfRefused = page("The CSRF token is missing or is not this session's: the form again, with the reason.");
   return {
     [mountPath(options.TOKEN_AUTH_PATH)]: {
       description: 'Allow: POST, OPTIONS. Any other method answers 405. The answer is JSON whatever the Accept header.',
@@ -145,7 +211,12 @@ export function authPaths(options: SecurityOptions): PathsObject {
           200: json('Token', "The user's key.", { token: '9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b' }),
           400: {
             description: 'A field missing or blank, or `non_field_errors` when the credentials are wrong.',
-            content: { 'application/json': { schema: ref('ValidationError'), example: { non_field_errors: ['Unable to log in with provided credentials.'] } } },
+            content: {
+              'application/json': {
+                schema: ref('ValidationError'),
+                example: { non_field_errors: ['Unable to log in with provided credentials.'] },
+              },
+            },
           },
           ...chain,
           ...errorResponsesFor([413, 415, 429, 503], challenge),
@@ -163,7 +234,11 @@ export function authPaths(options: SecurityOptions): PathsObject {
         description: `Sets the \`${CSRF_COOKIE}\` cookie the form must send back; stores no session.`,
         parameters: [NEXT],
         security,
-        responses: { 200: page('The form.', SET_COOKIE(`\`${CSRF_COOKIE}\``)), ...chain, ...errorResponsesFor([429], challenge) },
+        responses: {
+          200: page('The form.', SET_COOKIE(`\`${CSRF_COOKIE}\``)),
+          ...chain,
+          ...errorResponsesFor([429], challenge),
+        },
       },
       post: {
         operationId: 'login',
@@ -172,10 +247,15 @@ export function authPaths(options: SecurityOptions): PathsObject {
         security,
         requestBody: bodyOf('LoginForm', PARSED_MEDIA_TYPES),
         responses: {
-          302: { description: 'Logged in: a new session.', headers: REDIRECT(`\`${SESSION_COOKIE}\` (HttpOnly) and a new \`${CSRF_COOKIE}\``) },
+          302: {
+            description: 'Logged in: a new session.',
+            headers: REDIRECT(`\`${SESSION_COOKIE}\` (HttpOnly) and a new \`${CSRF_COOKIE}\``),
+          },
           200: page('Wrong username or password: the form again, without saying which field was wrong.'),
           403: csrfRefused,
-          429: page('Too many failed attempts: the form again, with the wait.', { 'Retry-After': { required: true, schema: { type: 'integer', minimum: 1 } } }),
+          429: page('Too many failed attempts: the form again, with the wait.', {
+            'Retry-After': { required: true, schema: { type: 'integer', minimum: 1 } },
+          }),
           ...errorResponsesFor([401, 413, 415, 503], challenge),
         },
       },
@@ -188,7 +268,11 @@ export function authPaths(options: SecurityOptions): PathsObject {
         summary: 'A form that asks to log out',
         parameters: [NEXT],
         security,
-        responses: { 200: page('The confirmation form (or "not logged in").'), ...chain, ...errorResponsesFor([429], challenge) },
+        responses: {
+          200: page('The confirmation form (or "not logged in").'),
+          ...chain,
+          ...errorResponsesFor([429], challenge),
+        },
       },
       post: {
         operationId: 'logout',
@@ -198,7 +282,10 @@ export function authPaths(options: SecurityOptions): PathsObject {
         security,
         requestBody: { ...bodyOf('LogoutForm', PARSED_MEDIA_TYPES), required: false },
         responses: {
-          302: { description: 'The session ended.', headers: REDIRECT(`\`${SESSION_COOKIE}\` cleared and a new \`${CSRF_COOKIE}\``) },
+          302: {
+            description: 'The session ended.',
+            headers: REDIRECT(`\`${SESSION_COOKIE}\` cleared and a new \`${CSRF_COOKIE}\``),
+          },
           ...chain,
           ...errorResponsesFor([413, 415, 429, 503], challenge),
         },

@@ -14,7 +14,11 @@ import { AUTH_SCHEMAS, authPaths } from './auth-paths';
 import { SERVICE_SCHEMAS, servicePaths } from './service-paths';
 
 /** The defaults of AUTH_SCHEMES, TOKEN_AUTH_PATH and API_AUTH_PREFIX (src/config.ts), for a document built without a config. */
-export const DEFAULT_SECURITY: SecurityOptions = { AUTH_SCHEMES: ['basic', 'session', 'token', 'oauth2'], TOKEN_AUTH_PATH: 'api-token-auth/', API_AUTH_PREFIX: 'api-auth/' };
+export const DEFAULT_SECURITY: SecurityOptions = {
+  AUTH_SCHEMES: ['basic', 'session', 'token', 'oauth2'],
+  TOKEN_AUTH_PATH: 'api-token-auth/',
+  API_AUTH_PREFIX: 'api-auth/',
+};
 
 const DESCRIPTION = [
   'A pastebin-style API: code snippets with a highlighted HTML rendering, and read-only user records.',
@@ -39,9 +43,12 @@ export function buildOpenApiDocument(options: SecurityOptions = DEFAULT_SECURITY
     defs: { Snippet, User, Revision },
   });
   // The generator's error.* schemas are tRPC's {message, code, issues}, which the REST facade never sends.
-  const generatedSchemas = Object.fromEntries(Object.entries(generated.components?.schemas ?? {}).filter(([name]) => !name.startsWith('error.')));
+  const generatedSchemas = Object.fromEntries(
+    Object.entries(generated.components?.schemas ?? {}).filter(([name]) => !name.startsWith('error.')),
+  );
   const responses: Record<string, ResponseObject> = {};
-  for (const [status, response] of Object.entries(errorResponses(firstChallenge(options)))) responses[errorResponseName(Number(status))] = response;
+  for (const [status, response] of Object.entries(errorResponses(firstChallenge(options))))
+    responses[errorResponseName(Number(status))] = response;
 
   return {
     openapi: generated.openapi,

@@ -52,7 +52,8 @@ const IF_MATCH_PARAMETER: ParameterObject = {
 
 const ETAG_HEADER = {
   ETag: {
-    description: 'The snippet\'s revision as a strong entity tag (`"3"`), for If-Match on a later write and If-None-Match on a later read.',
+    description:
+      'The snippet\'s revision as a strong entity tag (`"3"`), for If-Match on a later write and If-None-Match on a later read.',
     schema: { type: 'string' as const },
   },
 };
@@ -82,7 +83,6 @@ function generatedOperation(paths: PathsObject, procedure: string): Generated {
   throw new Error(`OpenAPI: the routed procedure ${procedure} has no .meta({ openapi }) operation`);
 }
 
-
 /** The generated JSON schema of a write's body, without the If-Match input (a header on REST). */
 function generatedBodySchema(operation: OperationObject): SchemaObject | undefined {
   const body = operation.requestBody;
@@ -98,7 +98,9 @@ export function generatedWriteBody(routes: readonly Route[], generated: PathsObj
   const schemas = routes.flatMap((route) =>
     (['POST', 'PUT'] as const).flatMap((method) => {
       const procedure = route.procedures[method];
-      return procedure && !procedure.bodyless ? [generatedBodySchema(generatedOperation(generated, procedure.path).operation)] : [];
+      return procedure && !procedure.bodyless
+        ? [generatedBodySchema(generatedOperation(generated, procedure.path).operation)]
+        : [];
     }),
   );
   const [first] = schemas;
@@ -114,12 +116,17 @@ function requestBody(): RequestBodyObject {
   return { required: true, content: Object.fromEntries(PARSED_MEDIA_TYPES.map((type) => [type, { schema }])) };
 }
 
-function successResponse(status: number, generated: ResponseObject | ReferenceObject | undefined, procedure: RoutedProcedure): ResponseObject {
+function successResponse(
+  status: number,
+  generated: ResponseObject | ReferenceObject | undefined,
+  procedure: RoutedProcedure,
+): ResponseObject {
   const { paged } = procedure;
   const description = generated && !isReference(generated) ? generated.description : 'Successful response';
   // A 204 has no body and no Content-Type (server/http/respond.ts sendNoContent).
   if (status === 204) return { description };
-  if (procedure.text) return { description, content: { [procedure.text.split(';')[0]!]: { schema: { type: 'string' } } } };
+  if (procedure.text)
+    return { description, content: { [procedure.text.split(';')[0]!]: { schema: { type: 'string' } } } };
   const response: ResponseObject = { ...(generated as ResponseObject), description };
   if (!paged) return response;
   // A paged procedure returns `{ items, next }`: the body is the items, the next page a Link header.
@@ -130,7 +137,13 @@ function successResponse(status: number, generated: ResponseObject | ReferenceOb
 }
 
 /** The refusals that can happen to this operation, in status order. */
-function errorStatuses(path: string, method: Method, procedure: RoutedProcedure, queryParameters: number, options: SecurityOptions): number[] {
+function errorStatuses(
+  path: string,
+  method: Method,
+  procedure: RoutedProcedure,
+  queryParameters: number,
+  options: SecurityOptions,
+): number[] {
   const statuses = new Set([403, 406, 429, 503]);
   if (conditional(path, method)) statuses.add(412);
   // A diff that cannot be computed within the highlighting deadline.
@@ -147,7 +160,13 @@ function errorStatuses(path: string, method: Method, procedure: RoutedProcedure,
 /** The writes to one snippet (PUT, DELETE, a restore) take If-Match. */
 const conditional = (path: string, method: Method) => method !== 'GET' && path.includes('{id}');
 
-function servedOperation(route: Route, method: Method, procedure: RoutedProcedure, generated: OperationObject, options: SecurityOptions): OperationObject {
+function servedOperation(
+  route: Route,
+  method: Method,
+  procedure: RoutedProcedure,
+  generated: OperationObject,
+  options: SecurityOptions,
+): OperationObject {
   const path = route.template;
   const { responses, parameters = [], requestBody: _generatedBody, security: _generatedSecurity, ...rest } = generated;
   const query = parameters.filter((p) => !isReference(p) && p.in === 'query' && p.name !== IF_MATCH_FIELD);
@@ -156,8 +175,10 @@ function servedOperation(route: Route, method: Method, procedure: RoutedProcedur
     [success]: successResponse(success, (responses as ResponsesObject)['200'], procedure),
   };
   // A snippet read or restored names its revision (server/rest/outcome.ts).
-  if ((route.name === 'snippet-detail' && method === 'GET') || route.name === 'snippet-revision-restore') out[success].headers = ETAG_HEADER;
-  for (const status of errorStatuses(path, method, procedure, query.length, options)) out[status] = errorResponse(status);
+  if ((route.name === 'snippet-detail' && method === 'GET') || route.name === 'snippet-revision-restore')
+    out[success].headers = ETAG_HEADER;
+  for (const status of errorStatuses(path, method, procedure, query.length, options))
+    out[status] = errorResponse(status);
   const isWrite = method !== 'GET';
   return {
     ...rest,
@@ -185,7 +206,13 @@ export function servedPaths(routes: readonly Route[], generated: PathsObject, op
           `Allow: ${allowedMethods(route).join(', ')}.${route.procedures.GET ? ' HEAD answers as GET without a body;' : ''} OPTIONS describes the resource ` +
           `(name, renders, parses, actions). Any other method answers 405 (#/components/responses/${errorResponseName(405)}).`,
       });
-      item[method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'] = servedOperation(route, method, procedure, found.operation, options);
+      item[method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'] = servedOperation(
+        route,
+        method,
+        procedure,
+        found.operation,
+        options,
+      );
     }
   }
   return paths;

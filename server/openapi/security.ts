@@ -15,7 +15,11 @@ const OAUTH2_TOKEN_URL = TOKEN_PATHS[0]!;
 function schemeObject(name: SecurityOptions['AUTH_SCHEMES'][number], options: SecurityOptions): SecuritySchemeObject {
   switch (name) {
     case 'basic':
-      return { type: 'http', scheme: 'basic', description: 'Username and password. Over HTTPS only; meant for testing.' };
+      return {
+        type: 'http',
+        scheme: 'basic',
+        description: 'Username and password. Over HTTPS only; meant for testing.',
+      };
     case 'token':
       // OpenAPI has no "Token" HTTP scheme: the whole header value, prefix included, is the key the client sends.
       return {
@@ -29,7 +33,8 @@ function schemeObject(name: SecurityOptions['AUTH_SCHEMES'][number], options: Se
     case 'oauth2':
       return {
         type: 'oauth2',
-        description: 'OAuth 2.0 access token sent as `Authorization: Bearer <token>`; the client id and secret come from an administrator.',
+        description:
+          'OAuth 2.0 access token sent as `Authorization: Bearer <token>`; the client id and secret come from an administrator.',
         flows: { password: { tokenUrl: OAUTH2_TOKEN_URL, refreshUrl: OAUTH2_TOKEN_URL, scopes: {} } },
       };
     case 'session':
@@ -45,7 +50,11 @@ function schemeObject(name: SecurityOptions['AUTH_SCHEMES'][number], options: Se
       };
     case 'oauth1':
       // RFC 5849 registers "OAuth" as an HTTP authentication scheme; OpenAPI has no flow object for 1.0a.
-      return { type: 'http', scheme: 'OAuth', description: 'OAuth 1.0a signed requests (signature validation only; no authorization flow).' };
+      return {
+        type: 'http',
+        scheme: 'OAuth',
+        description: 'OAuth 1.0a signed requests (signature validation only; no authorization flow).',
+      };
   }
 }
 

@@ -7,7 +7,12 @@ import { firstChallenge, readSecurity, type SecurityOptions } from './security';
 import { OPENAPI_PATH } from './docs-page';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const body = (type: string, schema: SchemaObject | { $ref: string }, description: string, example?: unknown): ResponseObject => ({
+const body = (
+  type: string,
+  schema: SchemaObject | { $ref: string },
+  description: string,
+  example?: unknown,
+): ResponseObject => ({
   description,
   content: { [type]: example === undefined ? { schema } : { schema, example } },
 });
@@ -27,7 +32,11 @@ export function servicePaths(options: SecurityOptions): PathsObject {
   const challenge = firstChallenge(options);
   const security = readSecurity(options);
   // Every path behind the authentication chain and the request throttle can refuse credentials and throttle.
-  const refusals = (...more: number[]) => errorResponsesFor([401, 403, ...more, 429].sort((a, b) => a - b), challenge);
+  const refusals = (...more: number[]) =>
+    errorResponsesFor(
+      [401, 403, ...more, 429].sort((a, b) => a - b),
+      challenge,
+    );
   return {
     '/': {
       description: `${allow('GET, HEAD, OPTIONS')} OPTIONS describes the resource; any other method answers 405.`,
@@ -35,10 +44,14 @@ export function servicePaths(options: SecurityOptions): PathsObject {
         operationId: 'api-root',
         tags: ['api'],
         summary: 'The API root: links to the snippet and user lists',
-        description: 'A browser asking for `text/html` gets the browsable page, which also links `/docs` and this document.',
+        description:
+          'A browser asking for `text/html` gets the browsable page, which also links `/docs` and this document.',
         security,
         responses: {
-          200: body('application/json', ref('ApiRoot'), 'Absolute URLs of the lists.', { snippets: 'http://127.0.0.1:8000/snippets/', users: 'http://127.0.0.1:8000/users/' }),
+          200: body('application/json', ref('ApiRoot'), 'Absolute URLs of the lists.', {
+            snippets: 'http://127.0.0.1:8000/snippets/',
+            users: 'http://127.0.0.1:8000/users/',
+          }),
           ...refusals(406),
         },
       },
@@ -49,13 +62,19 @@ export function servicePaths(options: SecurityOptions): PathsObject {
         operationId: 'snippets-highlight',
         tags: ['snippets'],
         summary: "The snippet's highlighted HTML document",
-        description: 'The document rendered when the snippet was saved, under a Content-Security-Policy that allows no script.',
+        description:
+          'The document rendered when the snippet was saved, under a Content-Security-Policy that allows no script.',
         parameters: [ID_PARAMETER],
         security,
         responses: {
           200: {
             ...body('text/html', { type: 'string' }, 'A whole HTML document with its own styles.'),
-            headers: { 'Content-Security-Policy': { description: 'No script runs; the inline styles of the document do.', schema: { type: 'string' } } },
+            headers: {
+              'Content-Security-Policy': {
+                description: 'No script runs; the inline styles of the document do.',
+                schema: { type: 'string' },
+              },
+            },
           },
           ...refusals(404, 503),
         },
@@ -69,7 +88,10 @@ export function servicePaths(options: SecurityOptions): PathsObject {
         summary: "The snippet's code as plain text",
         parameters: [ID_PARAMETER],
         security,
-        responses: { 200: body('text/plain', { type: 'string' }, 'The code exactly as stored.', 'print("hello")\n'), ...refusals(404, 503) },
+        responses: {
+          200: body('text/plain', { type: 'string' }, 'The code exactly as stored.', 'print("hello")\n'),
+          ...refusals(404, 503),
+        },
       },
     },
     '/healthz': {
@@ -82,7 +104,17 @@ export function servicePaths(options: SecurityOptions): PathsObject {
         responses: {
           200: body(
             'application/json',
-            { type: 'object', properties: { status: { const: 'ok' }, worker: { type: 'integer', description: 'The cluster worker that answered; 0 without WEB_CONCURRENCY.' } }, required: ['status', 'worker'] },
+            {
+              type: 'object',
+              properties: {
+                status: { const: 'ok' },
+                worker: {
+                  type: 'integer',
+                  description: 'The cluster worker that answered; 0 without WEB_CONCURRENCY.',
+                },
+              },
+              required: ['status', 'worker'],
+            },
             'The process is alive.',
             { status: 'ok', worker: 0 },
           ),
@@ -101,7 +133,8 @@ export function servicePaths(options: SecurityOptions): PathsObject {
             name: 'writes',
             in: 'query',
             required: false,
-            description: 'Present: a database that cannot take writes (its disk is full) answers 503, for a monitor; absent, 200 "read-only" (reads still work).',
+            description:
+              'Present: a database that cannot take writes (its disk is full) answers 503, for a monitor; absent, 200 "read-only" (reads still work).',
             schema: { type: 'string' },
             allowEmptyValue: true,
           },
@@ -109,11 +142,20 @@ export function servicePaths(options: SecurityOptions): PathsObject {
         responses: {
           200: body(
             'application/json',
-            { type: 'object', properties: { status: { enum: ['ready', 'read-only'] }, detail: { type: 'string' } }, required: ['status'] },
+            {
+              type: 'object',
+              properties: { status: { enum: ['ready', 'read-only'] }, detail: { type: 'string' } },
+              required: ['status'],
+            },
             'The database answered a read of the snippets table (and, on Galera, this node is Synced), on a connection of its own. "read-only", with a detail, while it cannot take writes (a full disk).',
             { status: 'ready' },
           ),
-          503: body('application/json', ref('Error'), 'The database did not answer (route no traffic here); or, with ?writes, it cannot take writes.', { detail: 'The database is not answering.' }),
+          503: body(
+            'application/json',
+            ref('Error'),
+            'The database did not answer (route no traffic here); or, with ?writes, it cannot take writes.',
+            { detail: 'The database is not answering.' },
+          ),
         },
       },
     },
@@ -124,7 +166,10 @@ export function servicePaths(options: SecurityOptions): PathsObject {
         tags: ['api'],
         summary: 'This OpenAPI 3.1 document',
         security,
-        responses: { 200: body('application/json', { type: 'object' }, 'The document, built once per process.'), ...refusals() },
+        responses: {
+          200: body('application/json', { type: 'object' }, 'The document, built once per process.'),
+          ...refusals(),
+        },
       },
     },
     '/docs': {
@@ -134,7 +179,10 @@ export function servicePaths(options: SecurityOptions): PathsObject {
         tags: ['api'],
         summary: 'The interactive reference page (Swagger UI) reading this document',
         security,
-        responses: { 200: body('text/html', { type: 'string' }, 'Every script and style from this origin, no inline script.'), ...refusals() },
+        responses: {
+          200: body('text/html', { type: 'string' }, 'Every script and style from this origin, no inline script.'),
+          ...refusals(),
+        },
       },
     },
   };

@@ -23,5 +23,9 @@ export function snippetInputSchema(generated: SchemaObject): SchemaObject {
   );
   // Unknown keys (id, owner) are ignored, not refused, so the generator's additionalProperties: false would mislead.
   const { additionalProperties: _closed, ...open } = generated;
-  return { ...open, properties, description: 'The writable snippet fields; `owner` always comes from the credentials.' };
+  return {
+    ...open,
+    properties,
+    description: 'The writable snippet fields; `owner` always comes from the credentials.',
+  };
 }

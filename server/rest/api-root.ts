@@ -11,9 +11,17 @@ export const apiRoot: RequestHandler = (req, res) => {
   res.set('Allow', ALLOW);
   if (!res.locals.format) throw notAcceptable(res);
   if (req.method === 'OPTIONS') {
-    return sendJson(res, 200, { name: 'Api Root', description: '', renders: ['application/json', 'text/html'], parses: [] });
+    return sendJson(res, 200, {
+      name: 'Api Root',
+      description: '',
+      renders: ['application/json', 'text/html'],
+      parses: [],
+    });
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') throw HttpError.detail(405, `Method "${req.method}" not allowed.`);
   const base = `${req.protocol}://${req.get('host')}`;
-  sendJson(res, 200, { snippets: base + urls(req).reverse('snippet-list'), users: base + urls(req).reverse('user-list') });
+  sendJson(res, 200, {
+    snippets: base + urls(req).reverse('snippet-list'),
+    users: base + urls(req).reverse('user-list'),
+  });
 };

@@ -9,7 +9,11 @@ import type { RoutedProcedure } from './routes';
 export type Outcome = { ok: true; data: unknown; revision?: number } | { ok: false; error: TRPCError };
 
 /** The procedure's result, or the TRPCError it ended with (validation, not found, forbidden…); anything else is thrown. */
-export async function callProcedure(req: Request, procedure: Pick<RoutedProcedure, 'call'>, input: unknown): Promise<Outcome> {
+export async function callProcedure(
+  req: Request,
+  procedure: Pick<RoutedProcedure, 'call'>,
+  input: unknown,
+): Promise<Outcome> {
   try {
     const seen: Seen = {};
     const data = await procedure.call(requestContext(req, seen), input);

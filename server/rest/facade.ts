@@ -18,11 +18,16 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Snippets per browsable page when the URL gives no `limit`: a screen or two, the create form above them. */
 const BROWSABLE_LIMIT = 20;
 
-async function writableActions(req: Request, route: Route, params: Record<string, string>): Promise<('POST' | 'PUT')[]> {
+async function writableActions(
+  req: Request,
+  route: Route,
+  params: Record<string, string>,
+): Promise<('POST' | 'PUT')[]> {
   const user = req.requester.user;
   if (!user) return [];
   if (route.procedures.POST && !route.procedures.POST.bodyless) return ['POST'];
-  if (route.procedures.PUT && params.id && (await callerFor(req).snippets.writable({ id: Number(params.id) }))) return ['PUT'];
+  if (route.procedures.PUT && params.id && (await callerFor(req).snippets.writable({ id: Number(params.id) })))
+    return ['PUT'];
   return [];
 }
 
@@ -46,14 +51,19 @@ export function restFacade(routes: readonly Route[]): RequestHandler {
     const { route, params } = match;
     const method = (req.method === 'HEAD' ? 'GET' : req.method) as Method;
     // The page of the answer is the view of the procedure that answers (of the route's GET when none does: a 405).
-    res.locals.route = { name: route.name, viewName: route.viewName, procedure: (route.procedures[method] ?? route.procedures.GET)?.path };
+    res.locals.route = {
+      name: route.name,
+      viewName: route.viewName,
+      procedure: (route.procedures[method] ?? route.procedures.GET)?.path,
+    };
     res.locals.params = params;
     res.setHeader('Allow', allowedMethods(route).join(', '));
     try {
       const text = route.procedures.GET?.text;
       if (text) res.locals.format = textFormat(req, text);
       if (!res.locals.format) throw notAcceptable(res);
-      if (req.method === 'OPTIONS') return sendJson(res, 200, metadata(route, await writableActions(req, route, params)));
+      if (req.method === 'OPTIONS')
+        return sendJson(res, 200, metadata(route, await writableActions(req, route, params)));
       // Permission before the method check, as DRF: an anonymous POST to /snippets/1/ is refused, not 405.
       if (!SAFE_METHODS.has(req.method) && route.authenticatedOrReadOnly && !req.requester.user) {
         throw new TRPCError({ code: 'UNAUTHORIZED', message: NOT_AUTHENTICATED });
@@ -62,7 +72,12 @@ export function restFacade(routes: readonly Route[]): RequestHandler {
       if (!procedure) throw methodNotAllowed(req.method, allowedMethods(route));
       if (method === 'POST' || method === 'PUT') {
         const submitted = (res.locals.submitted = await readBody(req, res));
-        return writeOutcome(res, method, procedure, await callProcedure(req, procedure, { ...submitted, ...params, ...preconditions(req) }));
+        return writeOutcome(
+          res,
+          method,
+          procedure,
+          await callProcedure(req, procedure, { ...submitted, ...params, ...preconditions(req) }),
+        );
       }
       const query: Record<string, string | undefined> | undefined = procedure.voidInput
         ? undefined

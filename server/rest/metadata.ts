@@ -9,21 +9,35 @@ const RENDERED_MEDIA_TYPES = ['application/json', 'text/html'];
 type FieldInfo = Record<string, unknown>;
 
 /** DRF's type names; the owner is the tutorial's `ReadOnlyField(source='owner.username')`, which DRF calls a plain `field`. */
-const DRF_TYPE: Record<FieldSpec['kind'], string> = { id: 'integer', owner: 'field', string: 'string', text: 'string', boolean: 'boolean', choice: 'choice' };
+const DRF_TYPE: Record<FieldSpec['kind'], string> = {
+  id: 'integer',
+  owner: 'field',
+  string: 'string',
+  text: 'string',
+  boolean: 'boolean',
+  choice: 'choice',
+};
 
 /**
  * A field as DRF's SimpleMetadata describes it. `max_length` is the column's, as DRF takes it from the model: a
  * choice shows its choices instead, and a text column has none (code's 100,000 is a limit on input only).
  */
 function fieldInfo(field: FieldSpec): FieldInfo {
-  const info: FieldInfo = { type: DRF_TYPE[field.kind], required: isRequired(field), read_only: !isWritable(field), label: field.label };
+  const info: FieldInfo = {
+    type: DRF_TYPE[field.kind],
+    required: isRequired(field),
+    read_only: !isWritable(field),
+    label: field.label,
+  };
   if (field.kind === 'string') info.max_length = field.maxLength;
   if (field.kind === 'choice') info.choices = field.choices.list;
   return info;
 }
 
 /** The snippet serializer's fields, from the field table; choices come from the highlighting catalogue, sorted. */
-const SNIPPET_FIELDS: Record<string, FieldInfo> = Object.fromEntries(fieldsOf(SNIPPET_TABLE).map(([name, field]) => [name, fieldInfo(field)]));
+const SNIPPET_FIELDS: Record<string, FieldInfo> = Object.fromEntries(
+  fieldsOf(SNIPPET_TABLE).map(([name, field]) => [name, fieldInfo(field)]),
+);
 
 export function metadata(route: Route, writableActions: ('POST' | 'PUT')[]): Record<string, unknown> {
   const body: Record<string, unknown> = {

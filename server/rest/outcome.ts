@@ -28,7 +28,10 @@ export function writeOutcome(res: Response, method: string, procedure: RoutedPro
     const status = procedure.status ?? SUCCESS_STATUS[method] ?? 200;
     if (status === 204) return sendNoContent(res);
     // A text answer (a diff) as it is; for a browser, on the browsable page.
-    if (procedure.text) return res.locals.format === 'html' ? sendJson(res, status, outcome.data) : sendText(res, status, procedure.text, outcome.data as string);
+    if (procedure.text)
+      return res.locals.format === 'html'
+        ? sendJson(res, status, outcome.data)
+        : sendText(res, status, procedure.text, outcome.data as string);
     // The JSON representation of a snippet read or restored names its revision (src/snippets/preconditions.ts); the browsable
     // page, another representation, keeps a validator of its own bytes.
     if (outcome.revision !== undefined && res.locals.format === 'json') res.setHeader('ETag', etagOf(outcome.revision));

@@ -1,7 +1,14 @@
 // The REST routing table, derived at start-up from the procedures' `.meta`: a path, its methods and its name are
 // written once, on the procedure (trpc-to-openapi's `openapi.path` and `method`, our `name`).
 import type { TRPCProcedureType } from '@trpc/server';
-import { forEachOpenApiProcedure, getInputOutputParsers, instanceofZodTypeLikeVoid, unwrapZodType, type OpenApiProcedure, type OpenApiRouter } from 'trpc-to-openapi';
+import {
+  forEachOpenApiProcedure,
+  getInputOutputParsers,
+  instanceofZodTypeLikeVoid,
+  unwrapZodType,
+  type OpenApiProcedure,
+  type OpenApiRouter,
+} from 'trpc-to-openapi';
 import type { Context } from '../../src/context';
 import type { RouteMeta } from '../../src/trpc';
 
@@ -44,9 +51,16 @@ export interface Route {
   authenticatedOrReadOnly: boolean;
 }
 
-const viewName = (name: string) => name.replace(/(^|-)(\w)/g, (_, dash: string, c: string) => `${dash ? ' ' : ''}${c.toUpperCase()}`);
+const viewName = (name: string) =>
+  name.replace(/(^|-)(\w)/g, (_, dash: string, c: string) => `${dash ? ' ' : ''}${c.toUpperCase()}`);
 const escape = (s: string) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
-const patternOf = (template: string) => new RegExp(`^${template.split(/\{(\w+)\}/).map((part, i) => (i % 2 ? `(?<${part}>[0-9]+)` : escape(part))).join('')}$`);
+const patternOf = (template: string) =>
+  new RegExp(
+    `^${template
+      .split(/\{(\w+)\}/)
+      .map((part, i) => (i % 2 ? `(?<${part}>[0-9]+)` : escape(part)))
+      .join('')}$`,
+  );
 
 /** The routes of every procedure with an `openapi` path, in the router's order. */
 export function routesOf(router: OpenApiRouter): Route[] {
@@ -55,11 +69,28 @@ export function routesOf(router: OpenApiRouter): Route[] {
     const { method, path: template, protect = false } = meta.openapi;
     const name = meta.name;
     if (!name) throw new Error(`procedure ${path}: .meta needs a route name beside its openapi path`);
-    const route = byPath.get(template) ?? { name, viewName: viewName(name), template, pattern: patternOf(template), procedures: {}, authenticatedOrReadOnly: false };
-    if (route.name !== name) throw new Error(`procedure ${path}: ${template} is named ${route.name} by another procedure, not ${name}`);
+    const route = byPath.get(template) ?? {
+      name,
+      viewName: viewName(name),
+      template,
+      pattern: patternOf(template),
+      procedures: {},
+      authenticatedOrReadOnly: false,
+    };
+    if (route.name !== name)
+      throw new Error(`procedure ${path}: ${template} is named ${route.name} by another procedure, not ${name}`);
     if (!METHODS.includes(method as Method)) throw new Error(`procedure ${path}: method ${method} is not served`);
     const voidInput = instanceofZodTypeLikeVoid(unwrapZodType(getInputOutputParsers(procedure).inputParser, true));
-    route.procedures[method as Method] = { path, call: callOf(path, type, procedure), paged: meta.paged === true, voidInput, protect, status: meta.status, bodyless: meta.bodyless === true, text: meta.text };
+    route.procedures[method as Method] = {
+      path,
+      call: callOf(path, type, procedure),
+      paged: meta.paged === true,
+      voidInput,
+      protect,
+      status: meta.status,
+      bodyless: meta.bodyless === true,
+      text: meta.text,
+    };
     route.authenticatedOrReadOnly ||= protect;
     byPath.set(template, route);
   });
@@ -68,7 +99,8 @@ export function routesOf(router: OpenApiRouter): Route[] {
 
 /** The procedure the router holds, called directly (no lookup by its path at each request). */
 function callOf(path: string, type: TRPCProcedureType, procedure: OpenApiProcedure): ProcedureCall {
-  return (ctx, input) => procedure({ ctx, getRawInput: () => Promise.resolve(input), path, type, signal: undefined, batchIndex: 0 });
+  return (ctx, input) =>
+    procedure({ ctx, getRawInput: () => Promise.resolve(input), path, type, signal: undefined, batchIndex: 0 });
 }
 
 /** A Django-style template of a route for the registry: `/snippets/{id}/` is `/snippets/:id/`. */
@@ -76,7 +108,10 @@ export function registryTemplate(route: Route): string {
   return route.template.replace(/\{(\w+)\}/g, ':$1');
 }
 
-export function matchRoute(routes: readonly Route[], path: string): { route: Route; params: Record<string, string> } | undefined {
+export function matchRoute(
+  routes: readonly Route[],
+  path: string,
+): { route: Route; params: Record<string, string> } | undefined {
   for (const route of routes) {
     const m = route.pattern.exec(path);
     if (m) return { route, params: { ...m.groups } };

@@ -12,7 +12,12 @@ import { PAGE_VIEWS, refusedWrite, type PageParts } from './views';
 
 const SHOWN_HEADERS = ['allow', 'content-type', 'link', 'vary', 'www-authenticate', 'retry-after', 'location'];
 
-function breadcrumbs(reverse: Urls['reverse'], routeName: string | undefined, viewName: string, parent: PageParts['parent']): Html {
+function breadcrumbs(
+  reverse: Urls['reverse'],
+  routeName: string | undefined,
+  viewName: string,
+  parent: PageParts['parent'],
+): Html {
   const crumbs: Html[] = [html`<a href="${reverse('api-root')}">Api Root</a>`];
   if (parent) crumbs.push(html`<a href="${parent.href}">${parent.label}</a>`);
   if (routeName !== 'api-root') crumbs.push(html`<span>${viewName}</span>`);
@@ -29,15 +34,31 @@ export async function renderApiPage(req: Request, res: Response, status: number,
   const view = PAGE_VIEWS[req.path === '/' ? 'api-root' : (route?.procedure ?? '')];
   const succeeded = status >= 200 && status < 300;
   const parts: PageParts = view
-    ? await view({ req, res, reverse, user: req.requester?.user ?? null, params: res.locals.params ?? {}, refused: refusedWrite(res) }, succeeded ? body : undefined)
+    ? await view(
+        {
+          req,
+          res,
+          reverse,
+          user: req.requester?.user ?? null,
+          params: res.locals.params ?? {},
+          refused: refusedWrite(res),
+        },
+        succeeded ? body : undefined,
+      )
     : {};
   const owners = [...new Set(parts.owners ?? [])];
-  const ownerIds = new Map(owners.length ? Object.entries(await callerFor(req).users.idsByUsername({ usernames: owners })) : []);
+  const ownerIds = new Map(
+    owners.length ? Object.entries(await callerFor(req).users.idsByUsername({ usernames: owners })) : [],
+  );
   const headers = SHOWN_HEADERS.flatMap((name) => {
     const value = name === 'content-type' ? (parts.answer?.type ?? 'application/json') : res.getHeader(name);
-    return value === undefined ? [] : [html`<b>${name.replace(/(^|-)\w/g, (s) => s.toUpperCase())}:</b> ${String(value)}\n`];
+    return value === undefined
+      ? []
+      : [html`<b>${name.replace(/(^|-)\w/g, (s) => s.toUpperCase())}:</b> ${String(value)}\n`];
   });
-  const answer = parts.answer?.html ?? html`<pre class="json">${jsonView(body, { ids: parts.ids, ownerIds, origin: `${req.protocol}://${req.get('host')}`, urls: registry })}</pre>`;
+  const answer =
+    parts.answer?.html ??
+    html`<pre class="json">${jsonView(body, { ids: parts.ids, ownerIds, origin: `${req.protocol}://${req.get('host')}`, urls: registry })}</pre>`;
   const pages = await pager(req, res, status);
   const content = html`${breadcrumbs(reverse, routeName, viewName, parts.parent)}
 <h1>${viewName}</h1>

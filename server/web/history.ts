@@ -7,7 +7,13 @@ import type { Urls } from '../http/urls';
 import { html, Html, escapeHtml } from './html';
 
 /** The list of revisions as links to each one and its diff, with a restore button for the owner. */
-export async function revisionsSection(req: Request, res: Response, reverse: Urls['reverse'], id: number, revisions: readonly Revision[]): Promise<Html> {
+export async function revisionsSection(
+  req: Request,
+  res: Response,
+  reverse: Urls['reverse'],
+  id: number,
+  revisions: readonly Revision[],
+): Promise<Html> {
   if (!revisions.length) return html``;
   const owner = await callerFor(req).snippets.writable({ id });
   const items = revisions.map((r) => {

@@ -21,12 +21,15 @@ function link(href: string, value: unknown): Html {
 }
 
 function member(key: string, value: unknown, ctx: LinkContext, depth: number): Html {
-  if (key === 'id' && typeof value === 'number' && ctx.ids) return link(ctx.urls.reverse(ctx.ids, { id: value }), value);
+  if (key === 'id' && typeof value === 'number' && ctx.ids)
+    return link(ctx.urls.reverse(ctx.ids, { id: value }), value);
   if (key === 'owner' && typeof value === 'string' && ctx.ownerIds.has(value)) {
     return link(ctx.urls.reverse('user-detail', { id: ctx.ownerIds.get(value)! }), value);
   }
   if (key === 'snippets' && Array.isArray(value) && ctx.ids === 'user-detail') {
-    return array(value, depth, (id) => (typeof id === 'number' ? link(ctx.urls.reverse('snippet-detail', { id }), id) : scalar(id)));
+    return array(value, depth, (id) =>
+      typeof id === 'number' ? link(ctx.urls.reverse('snippet-detail', { id }), id) : scalar(id),
+    );
   }
   return node(value, ctx, depth);
 }
@@ -44,10 +47,12 @@ function node(value: unknown, ctx: LinkContext, depth: number): Html {
     if (!entries.length) return html`{}`;
     const pad = INDENT.repeat(depth + 1);
     return html`{\n${entries.map(
-      ([k, v], i) => html`${pad}<span class="key">${JSON.stringify(k)}</span>: ${member(k, v, ctx, depth + 1)}${i < entries.length - 1 ? ',' : ''}\n`,
+      ([k, v], i) =>
+        html`${pad}<span class="key">${JSON.stringify(k)}</span>: ${member(k, v, ctx, depth + 1)}${i < entries.length - 1 ? ',' : ''}\n`,
     )}${INDENT.repeat(depth)}}`;
   }
-  if (typeof value === 'string' && value.startsWith(ctx.origin + '/')) return link(value.slice(ctx.origin.length), value);
+  if (typeof value === 'string' && value.startsWith(ctx.origin + '/'))
+    return link(value.slice(ctx.origin.length), value);
   return scalar(value);
 }
 

@@ -15,7 +15,9 @@ export function listFilters(req: Request, action: string): Html {
   const language = value('language');
   const newestFirst = value('ordering') === '-created';
   // Paging parameters other than the cursor stay as asked; a new search starts at the first page.
-  const kept = ['limit', 'format'].flatMap((name) => (q.has(name) ? [html`<input type="hidden" name="${name}" value="${value(name)}">`] : []));
+  const kept = ['limit', 'format'].flatMap((name) =>
+    q.has(name) ? [html`<input type="hidden" name="${name}" value="${value(name)}">`] : [],
+  );
   return html`<form id="list-filters" class="filters" method="get" action="${action}" role="search">
 <label for="filter-search">Search</label><input type="search" id="filter-search" name="search" value="${value('search')}" maxlength="2000" placeholder="text in the title or code">
 <label for="filter-owner">Owner</label><input id="filter-owner" name="owner" value="${value('owner')}" placeholder="username">

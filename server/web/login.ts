@@ -14,14 +14,26 @@ const BAD_LOGIN = 'Please enter a correct username and password. Note that both 
 
 /** Only a path on this site: `next=//evil.example` or an absolute URL must not turn login into an open redirect. */
 export function safeNext(req: Request, value: unknown): string {
-  return typeof value === 'string' && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\') ? value : urls(req).reverse('api-root');
+  return typeof value === 'string' && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\')
+    ? value
+    : urls(req).reverse('api-root');
 }
 
 function send(req: Request, res: Response, status: number, title: string, content: Html): void {
-  res.status(status).set('Cache-Control', 'no-store').type('html').send(layout(req, res, title, content));
+  res
+    .status(status)
+    .set('Cache-Control', 'no-store')
+    .type('html')
+    .send(layout(req, res, title, content));
 }
 
-function loginPage(req: Request, res: Response, csrf: Csrf, status: number, opts: { next: string; username?: string; error?: string }): void {
+function loginPage(
+  req: Request,
+  res: Response,
+  csrf: Csrf,
+  status: number,
+  opts: { next: string; username?: string; error?: string },
+): void {
   const content = html`<div class="login"><h1>Log in</h1>
 ${opts.error ? html`<p class="error" id="login-error">${opts.error}</p>` : ''}
 <form method="post" action="${urls(req).reverse('framework:login')}" id="login-form">
@@ -66,7 +78,11 @@ export function loginPages(runtime: Runtime, registry: Urls, prefix: string, thr
     const attempt = await attemptLogin(runtime, req, throttle, username, password);
     if ('wait' in attempt) {
       res.set('Retry-After', String(attempt.wait));
-      return loginPage(req, res, csrf, 429, { next, username, error: `Too many attempts. Try again in ${attempt.wait} seconds.` });
+      return loginPage(req, res, csrf, 429, {
+        next,
+        username,
+        error: `Too many attempts. Try again in ${attempt.wait} seconds.`,
+      });
     }
     // One message whichever field was wrong.
     if ('failed' in attempt) return loginPage(req, res, csrf, 200, { next, username, error: BAD_LOGIN });

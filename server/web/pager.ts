@@ -17,8 +17,15 @@ export async function pager(req: Request, res: Response, status: number): Promis
   const page = res.locals.listPage;
   if (!page || status !== 200) return html``;
   // The page before, in the same filtered list; other lists (revisions) link forward only.
-  const query = { ...Object.fromEntries(new URL(req.originalUrl, 'http://local').searchParams), limit: String(page.limit), cursor: page.cursor };
-  const previous = page.cursor && res.locals.route?.name === 'snippet-list' ? await callerFor(req).snippets.previousPage(query) : undefined;
+  const query = {
+    ...Object.fromEntries(new URL(req.originalUrl, 'http://local').searchParams),
+    limit: String(page.limit),
+    cursor: page.cursor,
+  };
+  const previous =
+    page.cursor && res.locals.route?.name === 'snippet-list'
+      ? await callerFor(req).snippets.previousPage(query)
+      : undefined;
   const { next } = page;
   if (!next && !previous) return html``;
   return html`<nav class="pager">${previous ? html`<a class="previous" rel="prev" href="${hrefAt(req, previous.cursor)}">← Previous</a>` : ''}${

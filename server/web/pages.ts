@@ -5,7 +5,6 @@ import express, { type RequestHandler } from 'express';
 export const PAGE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-
 // `npm run build` copies static/ next to the compiled file, so __dirname works from src and from dist.
 export const staticAssets = express.static(path.join(__dirname, 'static'), { maxAge: '1h', index: false });
 

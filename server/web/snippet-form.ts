@@ -46,7 +46,9 @@ export type FieldErrors = Record<string, string[]>;
 
 /** Messages as DRF's forms show them: a list under the field (or above the fields, for the body as a whole). */
 function errorList(messages: readonly string[] | undefined, extraClass = ''): Html {
-  return messages?.length ? html`<ul class="errorlist${extraClass}">${messages.map((m) => html`<li>${m}</li>`)}</ul>` : html``;
+  return messages?.length
+    ? html`<ul class="errorlist${extraClass}">${messages.map((m) => html`<li>${m}</li>`)}</ul>`
+    : html``;
 }
 
 /** The values a form sent, as its inputs show them again: a box is checked when the last `linenos` sent was true. */
@@ -60,7 +62,10 @@ export function submittedValues(body: Record<string, unknown>): Partial<Values> 
   return values as Partial<Values>;
 }
 
-export function snippetForm(res: Response, opts: { method: 'POST' | 'PUT'; action: string; values?: Partial<Values>; errors?: FieldErrors }): Html {
+export function snippetForm(
+  res: Response,
+  opts: { method: 'POST' | 'PUT'; action: string; values?: Partial<Values>; errors?: FieldErrors },
+): Html {
   const values: Record<string, unknown> = { ...DEFAULTS, ...opts.values };
   const errors = opts.errors ?? {};
   const fieldNames = new Set<string>(FIELDS.map(([name]) => name));
@@ -70,8 +75,13 @@ export function snippetForm(res: Response, opts: { method: 'POST' | 'PUT'; actio
   return html`<form id="${id}" class="api-form" method="post" action="${opts.action}" data-method="${opts.method}">
 <input type="hidden" name="csrfmiddlewaretoken" value="${res.locals.csrfToken}">
 ${errorList(general, ' nonfield')}
-${FIELDS.map(([name, field]) => html`<div class="field" data-field="${name}">${input(id, name, field, values[name])}${errorList(errors[name])}</div>
-`)}<div class="actions"><button type="submit">${opts.method}</button></div>
+${FIELDS.map(
+  ([
+    name,
+    field,
+  ]) => html`<div class="field" data-field="${name}">${input(id, name, field, values[name])}${errorList(errors[name])}</div>
+`,
+)}<div class="actions"><button type="submit">${opts.method}</button></div>
 <pre class="form-errors" hidden></pre>
 </form>`;
 }

@@ -51,7 +51,9 @@ const view = <T>(render: View<T>) => render as View<unknown>;
 
 /** The create form, with the messages and input of a refused create; first on the page, where a visitor looks. */
 const createForm = ({ res, reverse, user, refused }: ViewContext) =>
-  user ? html`<section class="forms"><h2>Create a snippet</h2>${snippetForm(res, { method: 'POST', action: reverse('snippet-list'), ...refused })}</section>` : undefined;
+  user
+    ? html`<section class="forms"><h2>Create a snippet</h2>${snippetForm(res, { method: 'POST', action: reverse('snippet-list'), ...refused })}</section>`
+    : undefined;
 
 const snippetList: View<Outputs['snippets']['list']['items']> = (ctx, snippets) => ({
   ids: 'snippet-detail',
@@ -59,13 +61,21 @@ const snippetList: View<Outputs['snippets']['list']['items']> = (ctx, snippets) 
   top: html`${createForm(ctx) ?? ''}${listFilters(ctx.req, ctx.reverse('snippet-list'))}`,
 });
 
-const snippetCreated: View<Outputs['snippets']['create']> = (ctx, snippet) => ({ ids: 'snippet-detail', owners: snippet && [snippet.owner], top: createForm(ctx) });
+const snippetCreated: View<Outputs['snippets']['create']> = (ctx, snippet) => ({
+  ids: 'snippet-detail',
+  owners: snippet && [snippet.owner],
+  top: createForm(ctx),
+});
 
-const snippetDetail: View<Outputs['snippets']['get'] | Outputs['snippets']['update']> = async ({ req, res, reverse, user, params, refused }, snippet) => {
+const snippetDetail: View<Outputs['snippets']['get'] | Outputs['snippets']['update']> = async (
+  { req, res, reverse, user, params, refused },
+  snippet,
+) => {
   const id = Number(params.id);
   const action = reverse('snippet-detail', { id });
   // The owner's forms: on the snippet, or again with the messages of a refused edit and what it sent.
-  const owner = user && (snippet ? snippet.owner === user.username : refused && (await callerFor(req).snippets.writable({ id })));
+  const owner =
+    user && (snippet ? snippet.owner === user.username : refused && (await callerFor(req).snippets.writable({ id })));
   return {
     parent: { href: reverse('snippet-list'), label: 'Snippet List' },
     ids: 'snippet-detail',
@@ -82,7 +92,9 @@ const snippetDetail: View<Outputs['snippets']['get'] | Outputs['snippets']['upda
   };
 };
 
-const revisionPage = (ctx: ViewContext): PageParts => ({ parent: { href: ctx.reverse('snippet-detail', { id: Number(ctx.params.id) }), label: 'Snippet Detail' } });
+const revisionPage = (ctx: ViewContext): PageParts => ({
+  parent: { href: ctx.reverse('snippet-detail', { id: Number(ctx.params.id) }), label: 'Snippet Detail' },
+});
 
 /** The views by procedure (the path the routing table calls), and the API root's. */
 export const PAGE_VIEWS: Record<string, View<unknown>> = {
@@ -97,15 +109,24 @@ export const PAGE_VIEWS: Record<string, View<unknown>> = {
   'users.get': view<Outputs['users']['get']>(({ reverse }, user) => ({
     parent: { href: reverse('user-list'), label: 'User List' },
     ids: 'user-detail',
-    views: user && html`<p class="views"><a id="user-snippets-link" href="${reverse('snippet-list')}?owner=${encodeURIComponent(user.username)}">Snippets of ${user.username}</a></p>`,
+    views:
+      user &&
+      html`<p class="views"><a id="user-snippets-link" href="${reverse('snippet-list')}?owner=${encodeURIComponent(user.username)}">Snippets of ${user.username}</a></p>`,
   })),
   'snippets.revisions': view<Outputs['snippets']['revisions']['items']>(async (ctx, revisions) => ({
     ...revisionPage(ctx),
     bottom: revisions && (await revisionsSection(ctx.req, ctx.res, ctx.reverse, Number(ctx.params.id), revisions)),
   })),
   'snippets.revision': view<Outputs['snippets']['revision']>(revisionPage),
-  'snippets.diff': view<Outputs['snippets']['diff']>(async (ctx, diff) => ({ ...revisionPage(ctx), answer: diff === undefined ? undefined : { html: await diffView(ctx.req, diff), type: DIFF_TYPE } })),
-  'snippets.restore': view<Outputs['snippets']['restore']>((ctx, snippet) => ({ ...revisionPage(ctx), ids: 'snippet-detail', owners: snippet && [snippet.owner] })),
+  'snippets.diff': view<Outputs['snippets']['diff']>(async (ctx, diff) => ({
+    ...revisionPage(ctx),
+    answer: diff === undefined ? undefined : { html: await diffView(ctx.req, diff), type: DIFF_TYPE },
+  })),
+  'snippets.restore': view<Outputs['snippets']['restore']>((ctx, snippet) => ({
+    ...revisionPage(ctx),
+    ids: 'snippet-detail',
+    owners: snippet && [snippet.owner],
+  })),
 };
 
 /** The refused write's messages and input, when the refusal rule answered it with a field map. */

@@ -1,6 +1,13 @@
 // OAuth 1.0a state: consumers and tokens made by the CLI (secrets kept as-is: HMAC needs them), and the nonce log against replays.
 import type { Store } from '../store/database';
-import { consumerByKey, deleteNoncesBefore, insertConsumer, insertNonce, insertOAuth1Token, oauth1TokenOf } from '../store/oauth1';
+import {
+  consumerByKey,
+  deleteNoncesBefore,
+  insertConsumer,
+  insertNonce,
+  insertOAuth1Token,
+  oauth1TokenOf,
+} from '../store/oauth1';
 import { randomKey, safeEqual } from './digest';
 import type { AuthUser } from './users';
 
@@ -17,13 +24,22 @@ export interface Credentials {
   tokenSecret: string;
 }
 
-export async function createConsumer(store: Store, name: string, key = randomKey(20, 'base64url'), secret = randomKey(30, 'base64url')): Promise<{ key: string; secret: string }> {
+export async function createConsumer(
+  store: Store,
+  name: string,
+  key = randomKey(20, 'base64url'),
+  secret = randomKey(30, 'base64url'),
+): Promise<{ key: string; secret: string }> {
   await insertConsumer(store, name, key, secret);
   return { key, secret };
 }
 
 /** A new token of this consumer for the user; null when the consumer key is unknown. */
-export async function createToken(store: Store, user: AuthUser, consumerKey: string): Promise<{ key: string; secret: string } | null> {
+export async function createToken(
+  store: Store,
+  user: AuthUser,
+  consumerKey: string,
+): Promise<{ key: string; secret: string } | null> {
   const consumer = await consumerByKey(store, consumerKey);
   if (!consumer) return null;
   const key = randomKey(20, 'base64url');
@@ -33,20 +49,34 @@ export async function createToken(store: Store, user: AuthUser, consumerKey: str
 }
 
 /** The secrets to verify a signature with and the token's user; which part is unknown otherwise. */
-export async function credentialsFor(store: Store, consumerKey: string, tokenKey: string): Promise<Credentials | 'consumer' | 'token'> {
+export async function credentialsFor(
+  store: Store,
+  consumerKey: string,
+  tokenKey: string,
+): Promise<Credentials | 'consumer' | 'token'> {
   const consumer = await consumerByKey(store, consumerKey);
   // The exact comparison guards against a case-insensitive collation on a MySQL database created without utf8mb4_bin.
   if (!consumer || !safeEqual(consumer.consumer_key, consumerKey)) return 'consumer';
   const token = await oauth1TokenOf(store, consumer.id, tokenKey);
   if (!token || !safeEqual(token.token_key, tokenKey)) return 'token';
-  return { user: { id: token.user_id, username: token.username }, consumerSecret: consumer.consumer_secret, tokenSecret: token.token_secret };
+  return {
+    user: { id: token.user_id, username: token.username },
+    consumerSecret: consumer.consumer_secret,
+    tokenSecret: token.token_secret,
+  };
 }
 
 /** When each store's nonces were last pruned (a runtime's store; none is shared). */
 const lastPrune = new WeakMap<Store, number>();
 
 /** Records a nonce; false when this consumer already used it with this timestamp (a replay). */
-export async function useNonce(store: Store, consumerKey: string, token: string, timestamp: number, nonce: string): Promise<boolean> {
+export async function useNonce(
+  store: Store,
+  consumerKey: string,
+  token: string,
+  timestamp: number,
+  nonce: string,
+): Promise<boolean> {
   await pruneNonces(store);
   return insertNonce(store, { consumerKey, token, timestamp, nonce });
 }

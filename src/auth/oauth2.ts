@@ -1,6 +1,13 @@
 // OAuth 2.0 state: clients (secrets hashed), access/refresh token pairs stored as SHA-256 digests, refresh revoking the old pair.
 import type { Store } from '../store/database';
-import { accessByDigest, clientByClientId, deleteTokenPair, insertClient, insertTokenPair, tokenPairByRefreshDigest } from '../store/oauth2';
+import {
+  accessByDigest,
+  clientByClientId,
+  deleteTokenPair,
+  insertClient,
+  insertTokenPair,
+  tokenPairByRefreshDigest,
+} from '../store/oauth2';
 import { randomKey, safeEqual, sha256 } from './digest';
 import type { AuthUser } from './users';
 
@@ -18,7 +25,12 @@ export interface IssuedTokens {
   scope: string;
 }
 
-export async function createClient(store: Store, name: string, clientId = randomKey(20, 'base64url'), secret = randomKey(30, 'base64url')): Promise<{ clientId: string; secret: string }> {
+export async function createClient(
+  store: Store,
+  name: string,
+  clientId = randomKey(20, 'base64url'),
+  secret = randomKey(30, 'base64url'),
+): Promise<{ clientId: string; secret: string }> {
   await insertClient(store, name, clientId, sha256(secret));
   return { clientId, secret };
 }
@@ -31,15 +43,35 @@ export async function authenticateClient(store: Store, clientId: string, secret:
 }
 
 /** `now` (ms since the epoch) is the clock's reading the expiry counts from. */
-export async function issueTokens(store: Store, user: AuthUser, client: Client, expiresIn: number, now: number, scope = DEFAULT_SCOPE): Promise<IssuedTokens> {
+export async function issueTokens(
+  store: Store,
+  user: AuthUser,
+  client: Client,
+  expiresIn: number,
+  now: number,
+  scope = DEFAULT_SCOPE,
+): Promise<IssuedTokens> {
   const access = randomKey(30, 'base64url');
   const refresh = randomKey(30, 'base64url');
-  await insertTokenPair(store, { accessDigest: sha256(access), refreshDigest: sha256(refresh), userId: user.id, clientId: client.id, scope, expires: new Date(now + expiresIn * 1000) });
+  await insertTokenPair(store, {
+    accessDigest: sha256(access),
+    refreshDigest: sha256(refresh),
+    userId: user.id,
+    clientId: client.id,
+    scope,
+    expires: new Date(now + expiresIn * 1000),
+  });
   return { access_token: access, refresh_token: refresh, expires_in: expiresIn, scope };
 }
 
 /** Exchanges a refresh token of this client for a new pair; the old pair stops working. Null when unknown or another client's. */
-export async function refreshTokens(store: Store, refreshToken: string, client: Client, expiresIn: number, now: number): Promise<IssuedTokens | null> {
+export async function refreshTokens(
+  store: Store,
+  refreshToken: string,
+  client: Client,
+  expiresIn: number,
+  now: number,
+): Promise<IssuedTokens | null> {
   const digest = sha256(refreshToken);
   const row = await tokenPairByRefreshDigest(store, digest);
   if (!row || row.client_id !== client.id) return null;

@@ -13,7 +13,10 @@ async function derive(password: string, salt: string, iterations: number): Promi
 
 /** `pbkdf2_sha256$<iterations>$<salt>$<base64 hash>`, readable by Django. */
 export async function hashPassword(password: string, iterations = DEFAULT_ITERATIONS): Promise<string> {
-  const salt = randomBytes(16).toString('base64url').replace(/[^A-Za-z0-9]/g, '').slice(0, 22);
+  const salt = randomBytes(16)
+    .toString('base64url')
+    .replace(/[^A-Za-z0-9]/g, '')
+    .slice(0, 22);
   const hash = await derive(password, salt, iterations);
   return `${ALGORITHM}$${iterations}$${salt}$${hash.toString('base64')}`;
 }
@@ -21,7 +24,8 @@ export async function hashPassword(password: string, iterations = DEFAULT_ITERAT
 export async function verifyPassword(password: string, encoded: string): Promise<boolean> {
   const [algorithm, iterationsText, salt, expected] = encoded.split('$');
   const iterations = Number(iterationsText);
-  if (algorithm !== ALGORITHM || !salt || !expected || !Number.isSafeInteger(iterations) || iterations < 1) return false;
+  if (algorithm !== ALGORITHM || !salt || !expected || !Number.isSafeInteger(iterations) || iterations < 1)
+    return false;
   const actual = await derive(password, salt, iterations);
   const wanted = Buffer.from(expected, 'base64');
   return wanted.length === actual.length && timingSafeEqual(wanted, actual);

@@ -16,7 +16,11 @@ export type { AuthUser };
  * The user, when this exact pair passed a check within the cache's TTL and the stored hash is unchanged (a password
  * change, in any process, ends it at once); otherwise null. It never hashes a password: one lookup by username.
  */
-export async function recentlyVerifiedUser(runtime: CheckDeps, username: string, password: string): Promise<AuthUser | null> {
+export async function recentlyVerifiedUser(
+  runtime: CheckDeps,
+  username: string,
+  password: string,
+): Promise<AuthUser | null> {
   const { credentials } = runtime;
   const key = credentials.key(username, password);
   const remembered = credentials.recall(key);
@@ -30,13 +34,20 @@ export async function recentlyVerifiedUser(runtime: CheckDeps, username: string,
 }
 
 /** The user whose password matches, or null; unknown usernames cost the same as wrong passwords. */
-export async function checkCredentials(runtime: CheckDeps, username: string, password: string): Promise<AuthUser | null> {
+export async function checkCredentials(
+  runtime: CheckDeps,
+  username: string,
+  password: string,
+): Promise<AuthUser | null> {
   const recent = await recentlyVerifiedUser(runtime, username, password);
   if (recent) return recent;
   const account = await accountByUsername(runtime.store, username);
   const ok = await verifyPassword(password, account?.password ?? UNUSABLE_HASH_FOR_TIMING);
   if (!ok || !account) return null;
-  runtime.credentials.remember(runtime.credentials.key(username, password), { userId: account.id, passwordHash: account.password });
+  runtime.credentials.remember(runtime.credentials.key(username, password), {
+    userId: account.id,
+    passwordHash: account.password,
+  });
   return { id: account.id, username: account.username };
 }
 
@@ -51,6 +62,11 @@ export async function createUser(
 }
 
 /** Returns false when the user does not exist. A new hash also invalidates every remembered Basic pair. */
-export async function setPassword(store: Store, username: string, password: string, iterations?: number): Promise<boolean> {
+export async function setPassword(
+  store: Store,
+  username: string,
+  password: string,
+  iterations?: number,
+): Promise<boolean> {
   return updatePasswordHash(store, username, await hashPassword(password, iterations));
 }

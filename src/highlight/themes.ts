@@ -11,7 +11,8 @@ function themeFiles(): Map<string, string> {
     if (file.endsWith('.css') && !file.endsWith('.min.css')) files.set(file.slice(0, -4), path.join(STYLES_DIR, file));
   }
   for (const file of readdirSync(path.join(STYLES_DIR, 'base16'))) {
-    if (file.endsWith('.css') && !file.endsWith('.min.css')) files.set(`base16/${file.slice(0, -4)}`, path.join(STYLES_DIR, 'base16', file));
+    if (file.endsWith('.css') && !file.endsWith('.min.css'))
+      files.set(`base16/${file.slice(0, -4)}`, path.join(STYLES_DIR, 'base16', file));
   }
   return files;
 }
@@ -31,7 +32,13 @@ export function themeCss(style: string): string {
   if (css === undefined) {
     const file = FILES.get(style);
     const palette = Object.hasOwn(PYGMENTS_PALETTES, style) ? PYGMENTS_PALETTES[style] : undefined;
-    css = file ? readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').trim() + '\n' : palette ? paletteCss(palette) : FALLBACK;
+    css = file
+      ? readFileSync(file, 'utf8')
+          .replace(/\/\*[\s\S]*?\*\//g, '')
+          .trim() + '\n'
+      : palette
+        ? paletteCss(palette)
+        : FALLBACK;
     if (file || palette) cache.set(style, css); // unknown names are not kept: the cache stays bounded by the choices
   }
   return css;

@@ -36,12 +36,17 @@ export interface Done {
 }
 
 function diff(job: DiffJob): string | null {
-  const patch = createTwoFilesPatch(job.name, job.name, job.oldCode, job.newCode, job.oldLabel, job.newLabel, { timeout: job.timeoutMs, maxEditLength: job.maxEditLength });
+  const patch = createTwoFilesPatch(job.name, job.name, job.oldCode, job.newCode, job.oldLabel, job.newLabel, {
+    timeout: job.timeoutMs,
+    maxEditLength: job.maxEditLength,
+  });
   return patch ?? null;
 }
 
 parentPort?.on('message', (job: Job) => {
-  const html = job.diff ? diff(job.diff) : hljs.highlight(job.code, { language: job.language, ignoreIllegals: true }).value;
+  const html = job.diff
+    ? diff(job.diff)
+    : hljs.highlight(job.code, { language: job.language, ignoreIllegals: true }).value;
   parentPort!.postMessage({ id: job.id, html } satisfies Done);
 });
 parentPort?.postMessage({ ready: true } satisfies Ready);

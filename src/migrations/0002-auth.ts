@@ -1,7 +1,12 @@
 // Authentication state: API tokens, database sessions, OAuth 2.0 clients and their access/refresh tokens.
 import { DataTypes, type QueryInterface } from 'sequelize';
 
-const userFk = { type: DataTypes.INTEGER, allowNull: false, references: { model: 'users', key: 'id' }, onDelete: 'CASCADE' } as const;
+const userFk = {
+  type: DataTypes.INTEGER,
+  allowNull: false,
+  references: { model: 'users', key: 'id' },
+  onDelete: 'CASCADE',
+} as const;
 
 export async function up(qi: QueryInterface): Promise<void> {
   await qi.createTable('tokens', {
@@ -28,7 +33,12 @@ export async function up(qi: QueryInterface): Promise<void> {
     access_digest: { type: DataTypes.STRING(64), allowNull: false, unique: true },
     refresh_digest: { type: DataTypes.STRING(64), allowNull: false, unique: true },
     user_id: userFk,
-    client_id: { type: DataTypes.INTEGER, allowNull: false, references: { model: 'oauth_clients', key: 'id' }, onDelete: 'CASCADE' },
+    client_id: {
+      type: DataTypes.INTEGER,
+      allowNull: false,
+      references: { model: 'oauth_clients', key: 'id' },
+      onDelete: 'CASCADE',
+    },
     scope: { type: DataTypes.STRING(200), allowNull: false },
     expires: { type: DataTypes.DATE(6), allowNull: false },
   });

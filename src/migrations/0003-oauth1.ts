@@ -1,7 +1,12 @@
 // OAuth 1.0a: consumers, their tokens (one per user and grant, made by the CLI), and the nonces seen within the timestamp window.
 import { DataTypes, type QueryInterface } from 'sequelize';
 
-const userFk = { type: DataTypes.INTEGER, allowNull: false, references: { model: 'users', key: 'id' }, onDelete: 'CASCADE' } as const;
+const userFk = {
+  type: DataTypes.INTEGER,
+  allowNull: false,
+  references: { model: 'users', key: 'id' },
+  onDelete: 'CASCADE',
+} as const;
 
 export async function up(qi: QueryInterface): Promise<void> {
   // Secrets are stored as they are, not hashed: HMAC-SHA1 verification needs the secret itself as the key (as
@@ -15,7 +20,12 @@ export async function up(qi: QueryInterface): Promise<void> {
   });
   await qi.createTable('oauth1_tokens', {
     id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },
-    consumer_id: { type: DataTypes.INTEGER, allowNull: false, references: { model: 'oauth1_consumers', key: 'id' }, onDelete: 'CASCADE' },
+    consumer_id: {
+      type: DataTypes.INTEGER,
+      allowNull: false,
+      references: { model: 'oauth1_consumers', key: 'id' },
+      onDelete: 'CASCADE',
+    },
     user_id: userFk,
     token_key: { type: DataTypes.STRING(64), allowNull: false, unique: true },
     token_secret: { type: DataTypes.STRING(128), allowNull: false },
@@ -29,7 +39,10 @@ export async function up(qi: QueryInterface): Promise<void> {
     timestamp: { type: DataTypes.BIGINT, allowNull: false },
     nonce: { type: DataTypes.STRING(64), allowNull: false },
   });
-  await qi.addIndex('oauth1_nonces', ['consumer_key', 'nonce', 'timestamp'], { name: 'oauth1_nonces_unique', unique: true });
+  await qi.addIndex('oauth1_nonces', ['consumer_key', 'nonce', 'timestamp'], {
+    name: 'oauth1_nonces_unique',
+    unique: true,
+  });
   await qi.addIndex('oauth1_nonces', ['timestamp'], { name: 'oauth1_nonces_timestamp' });
 }
 

@@ -7,7 +7,17 @@ export const CHARSET = 'utf8mb4';
 export const COLLATION = 'utf8mb4_bin';
 
 /** The tables the earlier migrations made (throttle_counters is rate-limiter-flexible's, keyed by hex digests). */
-const TABLES = ['users', 'snippets', 'tokens', 'sessions', 'oauth_clients', 'oauth_tokens', 'oauth1_consumers', 'oauth1_tokens', 'oauth1_nonces'];
+const TABLES = [
+  'users',
+  'snippets',
+  'tokens',
+  'sessions',
+  'oauth_clients',
+  'oauth_tokens',
+  'oauth1_consumers',
+  'oauth1_tokens',
+  'oauth1_nonces',
+];
 
 export async function up(qi: QueryInterface): Promise<void> {
   const sequelize = qi.sequelize;
@@ -18,7 +28,9 @@ export async function up(qi: QueryInterface): Promise<void> {
   );
   // A table already in utf8mb4_bin (a database created that way, as the docs ask) is not rebuilt.
   for (const { name } of rows.filter((r) => r.collation !== COLLATION)) {
-    await sequelize.query(`ALTER TABLE ${qi.quoteIdentifier(name)} CONVERT TO CHARACTER SET ${CHARSET} COLLATE ${COLLATION}`);
+    await sequelize.query(
+      `ALTER TABLE ${qi.quoteIdentifier(name)} CONVERT TO CHARACTER SET ${CHARSET} COLLATE ${COLLATION}`,
+    );
   }
   // Tables made by later migrations take the database's default: make it ours too.
   await sequelize.query(`ALTER DATABASE CHARACTER SET ${CHARSET} COLLATE ${COLLATION}`);

@@ -25,7 +25,12 @@ const UP = [
   "INSERT INTO snippet_search(snippet_search) VALUES ('rebuild')",
 ];
 
-const DOWN = ['DROP TRIGGER IF EXISTS snippet_search_update', 'DROP TRIGGER IF EXISTS snippet_search_delete', 'DROP TRIGGER IF EXISTS snippet_search_insert', 'DROP TABLE IF EXISTS snippet_search'];
+const DOWN = [
+  'DROP TRIGGER IF EXISTS snippet_search_update',
+  'DROP TRIGGER IF EXISTS snippet_search_delete',
+  'DROP TRIGGER IF EXISTS snippet_search_insert',
+  'DROP TABLE IF EXISTS snippet_search',
+];
 
 export async function up(qi: QueryInterface): Promise<void> {
   if (qi.sequelize.getDialect() !== 'sqlite') return;

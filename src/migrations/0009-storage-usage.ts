@@ -8,7 +8,8 @@ export async function up(qi: QueryInterface): Promise<void> {
   await qi.addColumn('snippet_revisions', 'bytes', { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 });
   await qi.addColumn('users', 'stored_bytes', { type: DataTypes.BIGINT, allowNull: false, defaultValue: 0 });
   // LENGTH counts bytes on MySQL/MariaDB; SQLite counts characters in text and bytes in a blob.
-  const bytes = (column: string) => (qi.sequelize.getDialect() === 'sqlite' ? `LENGTH(CAST(${column} AS BLOB))` : `LENGTH(${column})`);
+  const bytes = (column: string) =>
+    qi.sequelize.getDialect() === 'sqlite' ? `LENGTH(CAST(${column} AS BLOB))` : `LENGTH(${column})`;
   await qi.sequelize.query(`UPDATE snippet_revisions SET bytes = ${bytes('title')} + ${bytes('code')}`);
   await qi.sequelize.query(
     'UPDATE users SET stored_bytes = (SELECT COALESCE(SUM(r.bytes), 0) FROM snippet_revisions r JOIN snippets s ON s.id = r.snippet_id WHERE s.owner_id = users.id)',

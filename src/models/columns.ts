@@ -24,13 +24,17 @@ function columnOf(name: string, field: StoredSpec, sequelize: Sequelize): ModelA
   const column: ModelAttributeColumnOptions = { type: typeOf(field, sequelize), field: columnName(name) };
   if (field.kind === 'id') return { ...column, autoIncrement: true, primaryKey: true };
   // A required field has no default: the key is left out rather than set to undefined.
-  return field.default === undefined ? { ...column, allowNull: false } : { ...column, allowNull: false, defaultValue: field.default };
+  return field.default === undefined
+    ? { ...column, allowNull: false }
+    : { ...column, allowNull: false, defaultValue: field.default };
 }
 
 /** The attributes of the table's stored fields, for Model.init (the owner is an association, declared apart). */
-export function attributesOf<T extends FieldTable>(table: T, sequelize: Sequelize): Record<StoredKey<T>, ModelAttributeColumnOptions> {
-  return Object.fromEntries(fieldsOf(table).flatMap(([name, field]) => (isStored(field) ? [[name, columnOf(name, field, sequelize)]] : []))) as Record<
-    StoredKey<T>,
-    ModelAttributeColumnOptions
-  >;
+export function attributesOf<T extends FieldTable>(
+  table: T,
+  sequelize: Sequelize,
+): Record<StoredKey<T>, ModelAttributeColumnOptions> {
+  return Object.fromEntries(
+    fieldsOf(table).flatMap(([name, field]) => (isStored(field) ? [[name, columnOf(name, field, sequelize)]] : [])),
+  ) as Record<StoredKey<T>, ModelAttributeColumnOptions>;
 }

@@ -1,5 +1,14 @@
 // The Snippet model, its attributes derived from the field table; its beforeSave hook stores the highlighted HTML document (spec, "What the service does" 3).
-import { DataTypes, Model, type CreationOptional, type ForeignKey, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type ForeignKey,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type NonAttribute,
+  type Sequelize,
+} from 'sequelize';
 import type { Highlighter } from '../highlight';
 import { SNIPPET_TABLE, type SnippetTable } from '../schemas/snippet-table';
 import type { FieldValue, StoredKey } from '../schemas/table';
@@ -9,7 +18,9 @@ import { longText } from './types';
 
 /** The table's stored fields as attributes; those not required (they have a default, or are the id) are optional on create. */
 type TableAttributes = {
-  [K in StoredKey<SnippetTable>]: SnippetTable[K] extends { required: true } ? FieldValue<SnippetTable[K]> : CreationOptional<FieldValue<SnippetTable[K]>>;
+  [K in StoredKey<SnippetTable>]: SnippetTable[K] extends { required: true }
+    ? FieldValue<SnippetTable[K]>
+    : CreationOptional<FieldValue<SnippetTable[K]>>;
 };
 
 // The interface declares the table's attributes on the class (as `declare` lines would), without runtime fields.
@@ -33,9 +44,17 @@ export type RenderedFields = Pick<Snippet, 'code' | 'language' | 'style' | 'titl
  * row in one transaction of their own (src/snippets/writes.ts) render through the same hook as every save.
  */
 export async function renderedByHook(model: typeof Snippet, fields: RenderedFields): Promise<string> {
-  const snippet = model.build({ code: fields.code, language: fields.language, style: fields.style, title: fields.title, linenos: fields.linenos });
+  const snippet = model.build({
+    code: fields.code,
+    language: fields.language,
+    style: fields.style,
+    title: fields.title,
+    linenos: fields.linenos,
+  });
   // Hooks.runHooks is Sequelize's own way of running a model's hooks (lib/hooks.js); its typings leave it out.
-  await (model as unknown as { runHooks(name: 'beforeSave', instance: Snippet, options: object): Promise<void> }).runHooks('beforeSave', snippet, {});
+  await (
+    model as unknown as { runHooks(name: 'beforeSave', instance: Snippet, options: object): Promise<void> }
+  ).runHooks('beforeSave', snippet, {});
   return snippet.highlighted;
 }
 

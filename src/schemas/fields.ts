@@ -17,17 +17,53 @@ export function charLength(s: string): number {
 
 /** A string of at most `max` characters; `blank: false` also refuses whitespace-only input. */
 export function text(max: number, { blank }: { blank: boolean }) {
-  return z
-    .string({ error: missingOr(NOT_A_STRING) })
-    // Lone surrogates cannot be stored as UTF-8 (MySQL would refuse the row).
-    .refine((s) => s.isWellFormed(), { error: NOT_A_STRING, abort: true })
-    .refine((s) => !s.includes('\u0000'), { error: NO_NULL_CHARACTERS, abort: true })
-    .refine((s) => blank || s.trim() !== '', { error: NOT_BLANK, abort: true })
-    .refine((s) => charLength(s) <= max, { error: tooLong(max) });
+  return (
+    z
+      .string({ error: missingOr(NOT_A_STRING) })
+      // Lone surrogates cannot be stored as UTF-8 (MySQL would refuse the row).
+      .refine((s) => s.isWellFormed(), { error: NOT_A_STRING, abort: true })
+      .refine((s) => !s.includes('\u0000'), { error: NO_NULL_CHARACTERS, abort: true })
+      .refine((s) => blank || s.trim() !== '', { error: NOT_BLANK, abort: true })
+      .refine((s) => charLength(s) <= max, { error: tooLong(max) })
+  );
 }
 
-const TRUE_VALUES = new Set<unknown>(['t', 'T', 'y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON', '1', 1, true]);
-const FALSE_VALUES = new Set<unknown>(['f', 'F', 'n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF', '0', 0, false]);
+const TRUE_VALUES = new Set<unknown>([
+  't',
+  'T',
+  'y',
+  'Y',
+  'yes',
+  'Yes',
+  'YES',
+  'true',
+  'True',
+  'TRUE',
+  'on',
+  'On',
+  'ON',
+  '1',
+  1,
+  true,
+]);
+const FALSE_VALUES = new Set<unknown>([
+  'f',
+  'F',
+  'n',
+  'N',
+  'no',
+  'No',
+  'NO',
+  'false',
+  'False',
+  'FALSE',
+  'off',
+  'Off',
+  'OFF',
+  '0',
+  0,
+  false,
+]);
 
 /**
  * A boolean from JSON or a form (`true/false/True/False/1/0/on/off`…). A preprocess, not
@@ -50,12 +86,18 @@ export const MAX_PAGE = 1000;
 /** A list's `?limit=N`: digits in a query string, an integer in JSON, from 1 to MAX_PAGE. */
 export const pageLimit = z.preprocess(
   (v) => (typeof v === 'string' && /^[0-9]+$/.test(v) ? Number(v) : v),
-  z.number({ error: 'A valid integer is required.' }).int().min(1).max(MAX_PAGE, `Ensure this value is less than or equal to ${MAX_PAGE}.`),
+  z
+    .number({ error: 'A valid integer is required.' })
+    .int()
+    .min(1)
+    .max(MAX_PAGE, `Ensure this value is less than or equal to ${MAX_PAGE}.`),
 );
 
 /** A choice among `isValid` names, refused with DRF's "is not a valid choice." */
 export function choice(isValid: (name: string) => boolean, notAChoice: (v: unknown) => string) {
   return z
-    .string({ error: (iss) => (iss.input === undefined ? REQUIRED : iss.input === null ? NOT_NULL : notAChoice(iss.input)) })
+    .string({
+      error: (iss) => (iss.input === undefined ? REQUIRED : iss.input === null ? NOT_NULL : notAChoice(iss.input)),
+    })
     .refine(isValid, { error: (iss) => notAChoice(iss.input) });
 }

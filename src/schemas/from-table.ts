@@ -2,13 +2,25 @@
 import { z } from 'zod';
 import { booleanField, choice, text } from './fields';
 import { notAChoice } from './messages';
-import { fieldsOf, isRequired, isWritable, type FieldSpec, type FieldTable, type WritableKey, type WritableSpec } from './table';
+import {
+  fieldsOf,
+  isRequired,
+  isWritable,
+  type FieldSpec,
+  type FieldTable,
+  type WritableKey,
+  type WritableSpec,
+} from './table';
 
 type InputSchema<F> = F extends { kind: 'boolean' } ? typeof booleanField : z.ZodString;
 type InputShape<T extends FieldTable> = {
   [K in WritableKey<T>]: T[K] extends { required: true } ? InputSchema<T[K]> : z.ZodOptional<InputSchema<T[K]>>;
 };
-type OutputSchema<F> = F extends { kind: 'id' } ? z.ZodNumber : F extends { kind: 'boolean' } ? z.ZodBoolean : z.ZodString;
+type OutputSchema<F> = F extends { kind: 'id' }
+  ? z.ZodNumber
+  : F extends { kind: 'boolean' }
+    ? z.ZodBoolean
+    : z.ZodString;
 type OutputShape<T extends FieldTable> = { [K in keyof T]: OutputSchema<T[K]> };
 
 function inputSchema(field: WritableSpec): z.ZodType {
@@ -39,5 +51,7 @@ export function inputObject<T extends FieldTable>(table: T): z.ZodObject<InputSh
 
 /** The representation: exactly the table's keys, in its order. */
 export function representationObject<T extends FieldTable>(table: T): z.ZodObject<OutputShape<T>> {
-  return z.object(Object.fromEntries(fieldsOf(table).map(([name, field]) => [name, outputSchema(field)]))) as unknown as z.ZodObject<OutputShape<T>>;
+  return z.object(
+    Object.fromEntries(fieldsOf(table).map(([name, field]) => [name, outputSchema(field)])),
+  ) as unknown as z.ZodObject<OutputShape<T>>;
 }

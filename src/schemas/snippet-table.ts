@@ -10,7 +10,14 @@ export const SNIPPET_TABLE = {
   id: { kind: 'id', label: 'ID', readOnly: true },
   owner: { kind: 'owner', label: 'Owner', readOnly: true },
   title: { kind: 'string', label: 'Title', maxLength: 100, blank: true, default: '', description: 'May be blank.' },
-  code: { kind: 'text', label: 'Code', maxLength: 100000, blank: false, required: true, description: 'The body of the snippet; not blank.' },
+  code: {
+    kind: 'text',
+    label: 'Code',
+    maxLength: 100000,
+    blank: false,
+    required: true,
+    description: 'The body of the snippet; not blank.',
+  },
   linenos: {
     kind: 'boolean',
     label: 'Linenos',

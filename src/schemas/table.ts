@@ -35,9 +35,15 @@ export type WritableSpec = Exclude<FieldSpec, { readOnly: true }>;
 export type StoredSpec = Exclude<FieldSpec, { kind: 'owner' }>;
 
 /** The TypeScript type of a field's value. */
-export type FieldValue<F extends FieldSpec> = F extends { kind: 'id' } ? number : F extends { kind: 'boolean' } ? boolean : string;
+export type FieldValue<F extends FieldSpec> = F extends { kind: 'id' }
+  ? number
+  : F extends { kind: 'boolean' }
+    ? boolean
+    : string;
 
-export type WritableKey<T extends FieldTable> = { [K in keyof T]: T[K] extends { readOnly: true } ? never : K }[keyof T];
+export type WritableKey<T extends FieldTable> = {
+  [K in keyof T]: T[K] extends { readOnly: true } ? never : K;
+}[keyof T];
 export type StoredKey<T extends FieldTable> = { [K in keyof T]: T[K] extends { kind: 'owner' } ? never : K }[keyof T];
 
 export const isWritable = (field: FieldSpec): field is WritableSpec => !('readOnly' in field);

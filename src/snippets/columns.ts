@@ -10,7 +10,9 @@ export const SNIPPET_FIELDS = fieldsOf(SNIPPET_TABLE);
 export const STORED_NAMES = SNIPPET_FIELDS.filter(([, field]) => isStored(field)).map(([name]) => name);
 
 /** `column AS name` where they differ, for raw SELECTs whose rows become model instances. */
-export const STORED_COLUMNS = STORED_NAMES.map((name) => (columnName(name) === name ? name : `${columnName(name)} AS ${name}`)).join(', ');
+export const STORED_COLUMNS = STORED_NAMES.map((name) =>
+  columnName(name) === name ? name : `${columnName(name)} AS ${name}`,
+).join(', ');
 
 const BOOLEANS = SNIPPET_FIELDS.filter(([, field]) => field.kind === 'boolean').map(([name]) => name);
 

@@ -13,7 +13,8 @@ import { DEFAULT_PAGE } from '../store/page-budget';
 const TAGS = ['snippets'];
 
 export const DIFF_TYPE = 'text/x-diff; charset=utf-8';
-export const DIFF_TOO_SLOW = 'These revisions differ too much to be diffed within the deadline; diff two revisions closer to each other.';
+export const DIFF_TOO_SLOW =
+  'These revisions differ too much to be diffed within the deadline; diff two revisions closer to each other.';
 
 /** The cursor of the list is the number of the last revision of the page before. */
 function cursorOf(cursor: string): number {
@@ -23,7 +24,11 @@ function cursorOf(cursor: string): number {
 
 /** A 400 naming one input field, in the shape of a validation error (the facade's field map). */
 function fieldError(field: string, message: string): TRPCError {
-  return new TRPCError({ code: 'BAD_REQUEST', message, cause: Object.assign(new Error(message), { issues: [{ path: [field], message }] }) });
+  return new TRPCError({
+    code: 'BAD_REQUEST',
+    message,
+    cause: Object.assign(new Error(message), { issues: [{ path: [field], message }] }),
+  });
 }
 
 /**
@@ -37,7 +42,16 @@ function labelOf(revision: Revision | undefined): string {
 
 export const revisionProcedures = {
   revisions: publicProcedure
-    .meta({ name: 'snippet-revisions', paged: true, openapi: { method: 'GET', path: '/snippets/{id}/revisions/', tags: TAGS, summary: "List a snippet's revisions, newest first" } })
+    .meta({
+      name: 'snippet-revisions',
+      paged: true,
+      openapi: {
+        method: 'GET',
+        path: '/snippets/{id}/revisions/',
+        tags: TAGS,
+        summary: "List a snippet's revisions, newest first",
+      },
+    })
     .input(RevisionListQuery)
     .output(RevisionPage)
     .query(async ({ ctx, input }) => {
@@ -50,10 +64,20 @@ export const revisionProcedures = {
     }),
 
   revision: publicProcedure
-    .meta({ name: 'snippet-revision', openapi: { method: 'GET', path: '/snippets/{id}/revisions/{n}/', tags: TAGS, summary: 'Get one revision of a snippet' } })
+    .meta({
+      name: 'snippet-revision',
+      openapi: {
+        method: 'GET',
+        path: '/snippets/{id}/revisions/{n}/',
+        tags: TAGS,
+        summary: 'Get one revision of a snippet',
+      },
+    })
     .input(RevisionId)
     .output(Revision)
-    .query(async ({ ctx, input }) => (await revisionOf(ctx.runtime.store, input.id, input.n)) ?? Promise.reject(notFound())),
+    .query(
+      async ({ ctx, input }) => (await revisionOf(ctx.runtime.store, input.id, input.n)) ?? Promise.reject(notFound()),
+    ),
 
   diff: publicProcedure
     .meta({
@@ -63,7 +87,7 @@ export const revisionProcedures = {
         method: 'GET',
         path: '/snippets/{id}/revisions/{n}/diff/',
         tags: TAGS,
-        summary: "A unified diff of the code from revision n-1 (or ?from=m) to revision n",
+        summary: 'A unified diff of the code from revision n-1 (or ?from=m) to revision n',
         contentTypes: ['text/plain'],
       },
     })
@@ -75,10 +99,22 @@ export const revisionProcedures = {
       const to = await revisionOf(store, input.id, input.n);
       if (!to) throw notFound();
       // Without ?from=, the revision before n that is kept: n - 1, or an older one when the thinning dropped it.
-      const from = input.from === undefined ? await revisionBelow(store, input.id, input.n) : input.from > 0 ? await revisionOf(store, input.id, input.from) : undefined;
-      if (input.from !== undefined && !from) throw fieldError('from', `Snippet ${input.id} has no revision ${input.from}.`);
+      const from =
+        input.from === undefined
+          ? await revisionBelow(store, input.id, input.n)
+          : input.from > 0
+            ? await revisionOf(store, input.id, input.from)
+            : undefined;
+      if (input.from !== undefined && !from)
+        throw fieldError('from', `Snippet ${input.id} has no revision ${input.from}.`);
       if ((from?.code ?? '') === to.code) return '';
-      const patch = await differ.diff({ name: `snippet-${input.id}`, oldCode: from?.code ?? '', newCode: to.code, oldLabel: labelOf(from), newLabel: labelOf(to) });
+      const patch = await differ.diff({
+        name: `snippet-${input.id}`,
+        oldCode: from?.code ?? '',
+        newCode: to.code,
+        oldLabel: labelOf(from),
+        newLabel: labelOf(to),
+      });
       if (patch === null) throw new TRPCError({ code: 'UNPROCESSABLE_CONTENT', message: DIFF_TOO_SLOW });
       return patch;
     }),

@@ -12,7 +12,8 @@ export const ORDERINGS = ['created', '-created'] as const;
 export type Ordering = (typeof ORDERINGS)[number];
 
 /** django-filter's ChoiceFilter (Django's ChoiceField) wording, unlike a serializer's `"x" is not a valid choice.` */
-export const selectAValidChoice = (value: unknown) => `Select a valid choice. ${String(value)} is not one of the available choices.`;
+export const selectAValidChoice = (value: unknown) =>
+  `Select a valid choice. ${String(value)} is not one of the available choices.`;
 export const INVALID_DATE_TIME = 'Enter a valid date/time.';
 export const tooManyTerms = (max: number) => `Ensure this field has no more than ${max} terms.`;
 
@@ -31,14 +32,24 @@ export function parseInstant(value: string): Date | undefined {
   const fields = [Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s)];
   const local = new Date(Date.UTC(fields[0]!, fields[1]! - 1, fields[2]!, fields[3]!, fields[4]!, fields[5]!));
   // Date.UTC rolls February 30 over into March: a date that does not exist changes on the way back.
-  const back = [local.getUTCFullYear(), local.getUTCMonth() + 1, local.getUTCDate(), local.getUTCHours(), local.getUTCMinutes(), local.getUTCSeconds()];
+  const back = [
+    local.getUTCFullYear(),
+    local.getUTCMonth() + 1,
+    local.getUTCDate(),
+    local.getUTCHours(),
+    local.getUTCMinutes(),
+    local.getUTCSeconds(),
+  ];
   if (back.some((v, i) => v !== fields[i]) || Number(y) < 1) return undefined;
-  const offset = zone === 'Z' ? 0 : (zone.startsWith('-') ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(-2)));
+  const offset =
+    zone === 'Z' ? 0 : (zone.startsWith('-') ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(-2)));
   if (Math.abs(offset) >= 24 * 60) return undefined;
   return new Date(local.getTime() + Number(`0.${frac}`) * 1000 - offset * 60_000);
 }
 
-const instant = z.string({ error: INVALID_DATE_TIME }).refine((v) => parseInstant(v) !== undefined, { error: INVALID_DATE_TIME });
+const instant = z
+  .string({ error: INVALID_DATE_TIME })
+  .refine((v) => parseInstant(v) !== undefined, { error: INVALID_DATE_TIME });
 
 /**
  * The search text as terms, as DRF's SearchFilter splits it: on whitespace, a double-quoted phrase being one term
@@ -50,7 +61,9 @@ export function searchTerms(search: string | undefined): string[] {
   return [...search.matchAll(/"([^"]*)"(?=\s|$)|\S+/gu)].map((m) => (m[1]?.trim() ? m[1] : m[0]));
 }
 
-const search = text(MAX_SEARCH, { blank: true }).refine((s) => searchTerms(s).length <= MAX_TERMS, { error: tooManyTerms(MAX_TERMS) });
+const search = text(MAX_SEARCH, { blank: true }).refine((s) => searchTerms(s).length <= MAX_TERMS, {
+  error: tooManyTerms(MAX_TERMS),
+});
 
 export const SNIPPET_FILTER_FIELDS = {
   owner: blankIsAbsent(
@@ -58,16 +71,27 @@ export const SNIPPET_FILTER_FIELDS = {
     "Only this user's snippets (a username; an unknown one lists nothing).",
   ),
   language: blankIsAbsent(
-    z.string({ error: (iss) => selectAValidChoice(iss.input) }).refine(isLanguage, { error: (iss) => selectAValidChoice(iss.input) }),
+    z
+      .string({ error: (iss) => selectAValidChoice(iss.input) })
+      .refine(isLanguage, { error: (iss) => selectAValidChoice(iss.input) }),
     'Only snippets in this language, one of the choices OPTIONS /snippets/ lists.',
   ),
-  created_after: blankIsAbsent(instant, 'Only snippets created at or after this instant: an ISO 8601 date (midnight UTC) or date-time (UTC without a zone).'),
-  created_before: blankIsAbsent(instant, 'Only snippets created strictly before this instant, written as created_after.'),
+  created_after: blankIsAbsent(
+    instant,
+    'Only snippets created at or after this instant: an ISO 8601 date (midnight UTC) or date-time (UTC without a zone).',
+  ),
+  created_before: blankIsAbsent(
+    instant,
+    'Only snippets created strictly before this instant, written as created_after.',
+  ),
   search: blankIsAbsent(
     search,
     `Terms separated by blanks, a double-quoted phrase being one term; a snippet matches when every term is a substring of its title or code, ignoring case. Every character is literal. At most ${MAX_SEARCH} characters and ${MAX_TERMS} terms.`,
   ),
-  ordering: blankIsAbsent(z.enum(ORDERINGS, { error: (iss) => selectAValidChoice(iss.input) }), '`created` (the default): oldest first; `-created`: newest first. A cursor is bound to its filters and ordering.'),
+  ordering: blankIsAbsent(
+    z.enum(ORDERINGS, { error: (iss) => selectAValidChoice(iss.input) }),
+    '`created` (the default): oldest first; `-created`: newest first. A cursor is bound to its filters and ordering.',
+  ),
 };
 
 /** The filters of a list, as the procedure's input holds them. */
@@ -127,5 +151,6 @@ export function keyOfCursor(cursor: string): string | undefined | null {
 export function cursorMatchesFilters(query: SnippetFilters & { cursor?: string }, ctx: z.RefinementCtx): void {
   if (!query.cursor) return;
   const key = keyOfCursor(query.cursor);
-  if (key !== null && key !== filterKey(query)) ctx.addIssue({ code: 'custom', path: ['cursor'], message: WRONG_CURSOR });
+  if (key !== null && key !== filterKey(query))
+    ctx.addIssue({ code: 'custom', path: ['cursor'], message: WRONG_CURSOR });
 }

@@ -19,7 +19,8 @@ const SNIPPET_COLUMNS = SNIPPET_FIELDS.map(([name, field]) => `${sqlOf(name, fie
  * order, as SQLite's planner already does.
  */
 const SNIPPET_JOIN = { sqlite: 'JOIN', mysql: 'STRAIGHT_JOIN' };
-const SNIPPET_FROM = (store: Store) => `FROM snippets s ${SNIPPET_JOIN[isSqlite(store) ? 'sqlite' : 'mysql']} users u ON u.id = s.owner_id`;
+const SNIPPET_FROM = (store: Store) =>
+  `FROM snippets s ${SNIPPET_JOIN[isSqlite(store) ? 'sqlite' : 'mysql']} users u ON u.id = s.owner_id`;
 
 type SnippetRow = RawRow<Snippet>;
 
@@ -31,21 +32,36 @@ export function toSnippet(row: SnippetRow): Snippet {
 }
 
 /** The snippet and the revision it is at, read in one statement: the revision is its ETag, which must name this very body. */
-export async function snippetById(store: Store, id: number): Promise<{ snippet: Snippet; revision: number } | undefined> {
-  const [row] = await select<SnippetRow & { revision: number }>(store, `SELECT ${SNIPPET_COLUMNS}, s.revision AS revision ${SNIPPET_FROM(store)} WHERE s.id = ?`, [id]);
+export async function snippetById(
+  store: Store,
+  id: number,
+): Promise<{ snippet: Snippet; revision: number } | undefined> {
+  const [row] = await select<SnippetRow & { revision: number }>(
+    store,
+    `SELECT ${SNIPPET_COLUMNS}, s.revision AS revision ${SNIPPET_FROM(store)} WHERE s.id = ?`,
+    [id],
+  );
   return row && { snippet: toSnippet(row), revision: Number(row.revision) };
 }
 
 /** The bounds of a page with the search index's condition for its `wanted` rows added, when the selection has one. */
-async function narrowed(selection: ListSelection, bounds: Bounds, wanted: number): Promise<{ where: string[]; params: unknown[] }> {
+async function narrowed(
+  selection: ListSelection,
+  bounds: Bounds,
+  wanted: number,
+): Promise<{ where: string[]; params: unknown[] }> {
   if (!selection.index) return bounds;
   const condition = await selection.index.page(bounds, wanted);
   // Each in parentheses: the plain list's position is an OR written bare.
-  return { where: [...bounds.where.map((w) => `(${w})`), condition.where], params: [...bounds.params, ...condition.params] };
+  return {
+    where: [...bounds.where.map((w) => `(${w})`), condition.where],
+    params: [...bounds.params, ...condition.params],
+  };
 }
 
 const whereOf = (conditions: string[]) => (conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '');
-const orderOf = (descending: boolean) => (descending ? 'ORDER BY s.created DESC, s.id DESC' : 'ORDER BY s.created, s.id');
+const orderOf = (descending: boolean) =>
+  descending ? 'ORDER BY s.created DESC, s.id DESC' : 'ORDER BY s.created, s.id';
 
 /** The rows after a key in the list's direction; alone, the condition of the plain list as it always read. */
 function afterKey(selection: ListSelection, after: Key): { where: string[]; params: unknown[] } {
@@ -66,14 +82,20 @@ export class InvalidCursor extends Error {}
 /** The key as a cursor; a filtered or reversed list's cursor also carries its filter key (src/snippets/query.ts). */
 export function encodeCursor(key: Key, filterKey?: string): string {
   const created = key.created instanceof Date ? key.created.toISOString() : key.created;
-  return Buffer.from(JSON.stringify(filterKey ? [created, key.id, filterKey] : [created, key.id])).toString('base64url');
+  return Buffer.from(JSON.stringify(filterKey ? [created, key.id, filterKey] : [created, key.id])).toString(
+    'base64url',
+  );
 }
 
 function decodeCursor(store: Store, cursor: string): Key {
   try {
     const [created, id, filterKey] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
     // The filter key was checked against the request's filters by the input schema.
-    if (typeof created === 'string' && Number.isSafeInteger(id) && (filterKey === undefined || typeof filterKey === 'string')) {
+    if (
+      typeof created === 'string' &&
+      Number.isSafeInteger(id) &&
+      (filterKey === undefined || typeof filterKey === 'string')
+    ) {
       // SQLite keeps the text it was given; MySQL compares DATETIME with a Date.
       return { created: isSqlite(store) ? created : new Date(created), id: id as number };
     }
@@ -86,7 +108,10 @@ function decodeCursor(store: Store, cursor: string): Key {
 /** The rows up to a key, inclusive, in the list's direction. */
 function upToKey(descending: boolean, key: Key): { where: string; params: unknown[] } {
   const cmp = descending ? '>' : '<';
-  return { where: `(s.created ${cmp} ? OR (s.created = ? AND s.id ${cmp}= ?))`, params: [key.created, key.created, key.id] };
+  return {
+    where: `(s.created ${cmp} ? OR (s.created = ? AND s.id ${cmp}= ?))`,
+    params: [key.created, key.created, key.id],
+  };
 }
 
 /**
@@ -96,15 +121,38 @@ function upToKey(descending: boolean, key: Key): { where: string; params: unknow
  * rows (one more, to know whether more follow), then the rows up to the last key that fits, so that no more text is
  * read than the page holds.
  */
-async function rowsAfter<T>(store: Store, columns: string, after: Key | undefined, limit: number, selection: ListSelection): Promise<{ rows: T[]; last?: Key; more: boolean }> {
-  const { where, params } = await narrowed(selection, { ...(after ? afterKey(selection, after) : selection), descending: selection.descending }, limit + 1);
+async function rowsAfter<T>(
+  store: Store,
+  columns: string,
+  after: Key | undefined,
+  limit: number,
+  selection: ListSelection,
+): Promise<{ rows: T[]; last?: Key; more: boolean }> {
+  const { where, params } = await narrowed(
+    selection,
+    { ...(after ? afterKey(selection, after) : selection), descending: selection.descending },
+    limit + 1,
+  );
   const order = orderOf(selection.descending);
-  const sized = await select<Key & { size: number | string }>(store, `SELECT s.id, s.created, ${rowBytes('s')} AS size ${SNIPPET_FROM(store)}${whereOf(where)} ${order} LIMIT ?`, [...params, limit + 1], selection.kind);
-  const kept = rowsWithin(sized.map((r) => r.size), limit);
+  const sized = await select<Key & { size: number | string }>(
+    store,
+    `SELECT s.id, s.created, ${rowBytes('s')} AS size ${SNIPPET_FROM(store)}${whereOf(where)} ${order} LIMIT ?`,
+    [...params, limit + 1],
+    selection.kind,
+  );
+  const kept = rowsWithin(
+    sized.map((r) => r.size),
+    limit,
+  );
   if (!kept) return { rows: [], more: false };
   const lastKept = sized[kept - 1]!;
   const upTo = upToKey(selection.descending, lastKept);
-  const rows = await select<T & Key>(store, `SELECT ${columns}, s.created ${SNIPPET_FROM(store)}${whereOf([...where.map((w) => `(${w})`), upTo.where])} ${order} LIMIT ?`, [...params, ...upTo.params, kept], selection.kind);
+  const rows = await select<T & Key>(
+    store,
+    `SELECT ${columns}, s.created ${SNIPPET_FROM(store)}${whereOf([...where.map((w) => `(${w})`), upTo.where])} ${order} LIMIT ?`,
+    [...params, ...upTo.params, kept],
+    selection.kind,
+  );
   const last = rows[rows.length - 1];
   // A snippet added or deleted between the two statements moves the page's end: the cursor is the last row sent.
   const more = sized.length > kept || (last !== undefined && Number(last.id) !== Number(lastKept.id));
@@ -112,14 +160,29 @@ async function rowsAfter<T>(store: Store, columns: string, after: Key | undefine
 }
 
 /** Up to `limit` snippets after a key, the key of the last one, and whether more follow. */
-async function snippetsAfter(store: Store, after: Key | undefined, limit: number, selection: ListSelection): Promise<{ items: Snippet[]; last?: Key; more: boolean }> {
+async function snippetsAfter(
+  store: Store,
+  after: Key | undefined,
+  limit: number,
+  selection: ListSelection,
+): Promise<{ items: Snippet[]; last?: Key; more: boolean }> {
   const { rows, last, more } = await rowsAfter<SnippetRow>(store, SNIPPET_COLUMNS, after, limit, selection);
   return { items: rows.map(toSnippet), last, more };
 }
 
 /** One page for `?limit=N&cursor=…`; `next` is absent on the last page. */
-export async function snippetPage(store: Store, limit: number, cursor?: string, selection: ListSelection = PLAIN_LIST): Promise<{ items: Snippet[]; next?: string }> {
-  const { items, last, more } = await snippetsAfter(store, cursor ? decodeCursor(store, cursor) : undefined, limit, selection);
+export async function snippetPage(
+  store: Store,
+  limit: number,
+  cursor?: string,
+  selection: ListSelection = PLAIN_LIST,
+): Promise<{ items: Snippet[]; next?: string }> {
+  const { items, last, more } = await snippetsAfter(
+    store,
+    cursor ? decodeCursor(store, cursor) : undefined,
+    limit,
+    selection,
+  );
   return { items, next: more && last ? encodeCursor(last, selection.key) : undefined };
 }
 
@@ -129,7 +192,12 @@ export async function snippetPage(store: Store, limit: number, cursor?: string, 
  * no cursor); undefined when nothing comes before the cursor (the page is the first already). The JSON API has no
  * such link: its paging runs one way, and the previous page is an ordinary forward page from this cursor.
  */
-export async function previousCursor(store: Store, limit: number, cursor: string, selection: ListSelection = PLAIN_LIST): Promise<{ cursor?: string } | undefined> {
+export async function previousCursor(
+  store: Store,
+  limit: number,
+  cursor: string,
+  selection: ListSelection = PLAIN_LIST,
+): Promise<{ cursor?: string } | undefined> {
   const key = decodeCursor(store, cursor);
   // Backwards: the other direction, the cursor's own snippet included.
   const cmp = selection.descending ? '>' : '<';
@@ -140,10 +208,21 @@ export async function previousCursor(store: Store, limit: number, cursor: string
     descending: !selection.descending,
   };
   const { where, params } = await narrowed(selection, bounds, limit + 1);
-  const rows = await select<Key & { size: number | string }>(store, `SELECT s.id, s.created, ${rowBytes('s')} AS size FROM snippets s${whereOf(where)} ${orderOf(!selection.descending)} LIMIT ?`, [...params, limit + 1], selection.kind);
+  const rows = await select<Key & { size: number | string }>(
+    store,
+    `SELECT s.id, s.created, ${rowBytes('s')} AS size FROM snippets s${whereOf(where)} ${orderOf(!selection.descending)} LIMIT ?`,
+    [...params, limit + 1],
+    selection.kind,
+  );
   if (!rows.length) return undefined;
   // The page before holds what fits in a page (PAGE_BYTES), as a page read forwards from its cursor does.
-  const before = rows[rowsWithin(rows.map((r) => r.size), limit)];
+  const before =
+    rows[
+      rowsWithin(
+        rows.map((r) => r.size),
+        limit,
+      )
+    ];
   return before ? { cursor: encodeCursor(before, selection.key) } : {};
 }
 

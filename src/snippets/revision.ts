@@ -32,7 +32,12 @@ export type RevisionId = z.infer<typeof RevisionId>;
 
 /** `?from=m`: the revision to diff from (by default the one before). */
 export const DiffQuery = RevisionId.extend({
-  from: z.preprocess((v) => (typeof v === 'string' && /^[0-9]+$/.test(v) ? Number(v) : v), z.number({ error: 'A valid integer is required.' }).int().min(0)).optional(),
+  from: z
+    .preprocess(
+      (v) => (typeof v === 'string' && /^[0-9]+$/.test(v) ? Number(v) : v),
+      z.number({ error: 'A valid integer is required.' }).int().min(0),
+    )
+    .optional(),
 });
 
 /** If-Match (RFC 9110 §13.1.1) as the writes take it: the header's value, a list of entity tags or `*`. */

@@ -20,18 +20,28 @@ function isoOf(saved: string | Date): string {
 }
 
 function toRevision(row: RevisionRow): Revision {
-  const { revision, title, code, linenos, language, style } = withBooleans(row as RawRow<Omit<Revision, 'saved'>>) as Omit<Revision, 'saved'>;
+  const { revision, title, code, linenos, language, style } = withBooleans(
+    row as RawRow<Omit<Revision, 'saved'>>,
+  ) as Omit<Revision, 'saved'>;
   return { revision: Number(revision), saved: isoOf(row.saved), title, code, linenos, language, style };
 }
 
 export async function revisionOf(store: Store, snippetId: number, n: number): Promise<Revision | undefined> {
-  const [row] = await select<RevisionRow>(store, `SELECT ${COLUMNS} FROM snippet_revisions WHERE snippet_id = ? AND n = ?`, [snippetId, n]);
+  const [row] = await select<RevisionRow>(
+    store,
+    `SELECT ${COLUMNS} FROM snippet_revisions WHERE snippet_id = ? AND n = ?`,
+    [snippetId, n],
+  );
   return row && toRevision(row);
 }
 
 /** The newest revision kept below revision `n` (n - 1, unless the thinning dropped it), or undefined. */
 export async function revisionBelow(store: Store, snippetId: number, n: number): Promise<Revision | undefined> {
-  const [row] = await select<RevisionRow>(store, `SELECT ${COLUMNS} FROM snippet_revisions WHERE snippet_id = ? AND n < ? ORDER BY n DESC LIMIT 1`, [snippetId, n]);
+  const [row] = await select<RevisionRow>(
+    store,
+    `SELECT ${COLUMNS} FROM snippet_revisions WHERE snippet_id = ? AND n < ? ORDER BY n DESC LIMIT 1`,
+    [snippetId, n],
+  );
   return row && toRevision(row);
 }
 
@@ -40,19 +50,27 @@ export async function revisionBelow(store: Store, snippetId: number, n: number):
  * first (src/store/page-budget.ts); and whether more follow. The numbers and sizes first, then the revisions that
  * fit, so that no more code is read than the page holds.
  */
-export async function revisionsBefore(store: Store, snippetId: number, before: number | undefined, limit: number): Promise<{ items: Revision[]; more: boolean }> {
+export async function revisionsBefore(
+  store: Store,
+  snippetId: number,
+  before: number | undefined,
+  limit: number,
+): Promise<{ items: Revision[]; more: boolean }> {
   const sized = await select<{ n: number; size: number | string }>(
     store,
     `SELECT n, ${rowBytes('r')} AS size FROM snippet_revisions r WHERE snippet_id = ? AND n < ? ORDER BY n DESC LIMIT ?`,
     [snippetId, before ?? Number.MAX_SAFE_INTEGER, limit + 1],
   );
-  const kept = rowsWithin(sized.map((r) => r.size), limit);
+  const kept = rowsWithin(
+    sized.map((r) => r.size),
+    limit,
+  );
   if (!kept) return { items: [], more: false };
-  const rows = await select<RevisionRow>(store, `SELECT ${COLUMNS} FROM snippet_revisions WHERE snippet_id = ? AND n BETWEEN ? AND ? ORDER BY n DESC`, [
-    snippetId,
-    sized[kept - 1]!.n,
-    sized[0]!.n,
-  ]);
+  const rows = await select<RevisionRow>(
+    store,
+    `SELECT ${COLUMNS} FROM snippet_revisions WHERE snippet_id = ? AND n BETWEEN ? AND ? ORDER BY n DESC`,
+    [snippetId, sized[kept - 1]!.n, sized[0]!.n],
+  );
   return { items: rows.map(toRevision), more: sized.length > kept };
 }
 
@@ -68,7 +86,14 @@ export function revisionBytes(fields: Pick<SnippetFields, 'title' | 'code'>): nu
  * saved on a later day), and reads at most SNIPPET_REVISIONS_DAILY + 1 keys, so a save's cost does not grow with the
  * history. Resolves to the bytes the snippet's revisions grew by (negative when the thinning freed more).
  */
-export async function insertRevision(store: Store, tx: Tx, snippetId: number, n: number, saved: Date, fields: SnippetFields): Promise<number> {
+export async function insertRevision(
+  store: Store,
+  tx: Tx,
+  snippetId: number,
+  n: number,
+  saved: Date,
+  fields: SnippetFields,
+): Promise<number> {
   const bytes = revisionBytes(fields);
   await tx.insert(
     `INSERT INTO snippet_revisions (snippet_id, n, saved, ${REVISION_FIELDS.join(', ')}, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -80,7 +105,10 @@ export async function insertRevision(store: Store, tx: Tx, snippetId: number, n:
   let freed = 0;
   if (daily === 0) return bytes - (await dropUpTo(tx, snippetId, left));
   // `left` and the one after it (kept: it is among the newest): the same day means `left` is not its day's last.
-  const pair = await tx.selectForUpdate<{ n: number; saved: string | Date }>('SELECT n, saved FROM snippet_revisions WHERE snippet_id = ? AND n IN (?, ?)', [snippetId, left, left + 1]);
+  const pair = await tx.selectForUpdate<{ n: number; saved: string | Date }>(
+    'SELECT n, saved FROM snippet_revisions WHERE snippet_id = ? AND n IN (?, ?)',
+    [snippetId, left, left + 1],
+  );
   const day = (m: number) => {
     const row = pair.find((r) => Number(r.n) === m);
     return row && isoOf(row.saved).slice(0, 10);
@@ -97,20 +125,29 @@ export async function insertRevision(store: Store, tx: Tx, snippetId: number, n:
 
 /** Deletes revision `n`; the bytes it held. */
 async function dropOne(tx: Tx, snippetId: number, n: number): Promise<number> {
-  const [row] = await tx.selectForUpdate<{ bytes: number }>('SELECT bytes FROM snippet_revisions WHERE snippet_id = ? AND n = ?', [snippetId, n]);
+  const [row] = await tx.selectForUpdate<{ bytes: number }>(
+    'SELECT bytes FROM snippet_revisions WHERE snippet_id = ? AND n = ?',
+    [snippetId, n],
+  );
   await tx.change('DELETE FROM snippet_revisions WHERE snippet_id = ? AND n = ?', [snippetId, n]);
   return Number(row?.bytes ?? 0);
 }
 
 /** Deletes every revision numbered `n` or lower; the bytes they held. */
 async function dropUpTo(tx: Tx, snippetId: number, n: number): Promise<number> {
-  const [row] = await tx.selectForUpdate<{ bytes: number | null }>('SELECT SUM(bytes) AS bytes FROM snippet_revisions WHERE snippet_id = ? AND n <= ?', [snippetId, n]);
+  const [row] = await tx.selectForUpdate<{ bytes: number | null }>(
+    'SELECT SUM(bytes) AS bytes FROM snippet_revisions WHERE snippet_id = ? AND n <= ?',
+    [snippetId, n],
+  );
   await tx.change('DELETE FROM snippet_revisions WHERE snippet_id = ? AND n <= ?', [snippetId, n]);
   return Number(row?.bytes ?? 0);
 }
 
 /** The bytes every revision of a snippet holds (at most SNIPPET_REVISIONS_KEEP + SNIPPET_REVISIONS_DAILY rows). */
 export async function snippetBytes(tx: Tx, snippetId: number): Promise<number> {
-  const [row] = await tx.selectForUpdate<{ bytes: number | null }>('SELECT SUM(bytes) AS bytes FROM snippet_revisions WHERE snippet_id = ?', [snippetId]);
+  const [row] = await tx.selectForUpdate<{ bytes: number | null }>(
+    'SELECT SUM(bytes) AS bytes FROM snippet_revisions WHERE snippet_id = ?',
+    [snippetId],
+  );
   return Number(row?.bytes ?? 0);
 }

@@ -3,7 +3,14 @@ import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { InvalidCursor, previousCursor, snippetById, snippetPage, toSnippet } from './reads';
 import { DEFAULT_PAGE } from '../store/page-budget';
-import { createSnippet, deleteSnippet, highlightedOf, snippetForWrite, updateSnippet, type WriteRefused } from './writes';
+import {
+  createSnippet,
+  deleteSnippet,
+  highlightedOf,
+  snippetForWrite,
+  updateSnippet,
+  type WriteRefused,
+} from './writes';
 import { notFound } from '../errors';
 import { clientOf } from '../expensive';
 import { preconditionFailed } from './preconditions';
@@ -11,7 +18,15 @@ import { IfMatch, RevisionId } from './revision';
 import { revisionOf } from './revisions';
 import { revisionProcedures } from './history-router';
 import { assertOwner, mayWriteSnippet } from './permissions';
-import { PreviousPage, Snippet, SnippetFields, SnippetId, SnippetListQuery, SnippetPage, SnippetUpdate } from './schema';
+import {
+  PreviousPage,
+  Snippet,
+  SnippetFields,
+  SnippetId,
+  SnippetListQuery,
+  SnippetPage,
+  SnippetUpdate,
+} from './schema';
 import { retryConflicts } from '../store/retry';
 import { selectionOf } from './selection';
 import { searchTerms } from './query';
@@ -32,11 +47,22 @@ const ownSnippetProcedure = authedProcedure.use(async ({ ctx, getRawInput, next 
 
 export const snippetsRouter = router({
   list: publicProcedure
-    .meta({ name: 'snippet-list', paged: true, openapi: { method: 'GET', path: '/snippets/', tags: TAGS, summary: 'List snippets, oldest first; filtered and searched on request' } })
+    .meta({
+      name: 'snippet-list',
+      paged: true,
+      openapi: {
+        method: 'GET',
+        path: '/snippets/',
+        tags: TAGS,
+        summary: 'List snippets, oldest first; filtered and searched on request',
+      },
+    })
     .input(SnippetListQuery)
     .output(SnippetPage)
     // A search is an expensive request (src/expensive.ts); a list without one is not.
-    .use(({ ctx, input, next }) => (searchTerms(input?.search).length ? ctx.runtime.expensive.run(clientOf(ctx), next) : next()))
+    .use(({ ctx, input, next }) =>
+      searchTerms(input?.search).length ? ctx.runtime.expensive.run(clientOf(ctx), next) : next(),
+    )
     .query(async ({ ctx, input }) => {
       const { store } = ctx.runtime;
       const selection = await selectionOf(store, input ?? {});
@@ -50,7 +76,10 @@ export const snippetsRouter = router({
     }),
 
   get: publicProcedure
-    .meta({ name: 'snippet-detail', openapi: { method: 'GET', path: '/snippets/{id}/', tags: TAGS, summary: 'Get a snippet' } })
+    .meta({
+      name: 'snippet-detail',
+      openapi: { method: 'GET', path: '/snippets/{id}/', tags: TAGS, summary: 'Get a snippet' },
+    })
     .input(SnippetId)
     .output(Snippet)
     .query(async ({ ctx, input }) => {
@@ -75,7 +104,9 @@ export const snippetsRouter = router({
   previousPage: publicProcedure
     .input(SnippetListQuery)
     .output(PreviousPage)
-    .use(({ ctx, input, next }) => (searchTerms(input?.search).length ? ctx.runtime.expensive.run(clientOf(ctx), next) : next()))
+    .use(({ ctx, input, next }) =>
+      searchTerms(input?.search).length ? ctx.runtime.expensive.run(clientOf(ctx), next) : next(),
+    )
     .query(async ({ ctx, input }) => {
       if (!input?.limit || !input.cursor) return null;
       const { store } = ctx.runtime;
@@ -94,27 +125,62 @@ export const snippetsRouter = router({
     .query(({ ctx, input }) => mayWriteSnippet(ctx.runtime.store, ctx.user, input.id)),
 
   create: authedProcedure
-    .meta({ name: 'snippet-list', openapi: { method: 'POST', path: '/snippets/', tags: TAGS, summary: 'Create a snippet', protect: true, successDescription: 'Created' } })
+    .meta({
+      name: 'snippet-list',
+      openapi: {
+        method: 'POST',
+        path: '/snippets/',
+        tags: TAGS,
+        summary: 'Create a snippet',
+        protect: true,
+        successDescription: 'Created',
+      },
+    })
     .input(SnippetFields)
     .output(Snippet)
     .mutation(async ({ ctx, input }) => {
       // The owner always comes from the context, never from input.
-      const row = await retrying(ctx, 'create', () => createSnippet(ctx.runtime.store, definedOnly(input), ctx.user.id, ctx.runtime.now));
+      const row = await retrying(ctx, 'create', () =>
+        createSnippet(ctx.runtime.store, definedOnly(input), ctx.user.id, ctx.runtime.now),
+      );
       return toSnippet({ ...row, owner: ctx.user.username });
     }),
 
   update: ownSnippetProcedure
-    .meta({ name: 'snippet-detail', openapi: { method: 'PUT', path: '/snippets/{id}/', tags: TAGS, summary: 'Replace a snippet (owner only)', protect: true } })
+    .meta({
+      name: 'snippet-detail',
+      openapi: {
+        method: 'PUT',
+        path: '/snippets/{id}/',
+        tags: TAGS,
+        summary: 'Replace a snippet (owner only)',
+        protect: true,
+      },
+    })
     .input(SnippetUpdate.extend(IfMatch.shape))
     .output(Snippet)
     .mutation(async ({ ctx, input }) => {
       const { id: _id, ifMatch, ...fields } = input;
-      const saved = written(await retrying(ctx, 'update', () => updateSnippet(ctx.runtime.store, ctx.snippet, definedOnly(fields), ifMatch, ctx.runtime.now)));
+      const saved = written(
+        await retrying(ctx, 'update', () =>
+          updateSnippet(ctx.runtime.store, ctx.snippet, definedOnly(fields), ifMatch, ctx.runtime.now),
+        ),
+      );
       return toSnippet({ ...saved, owner: ctx.user.username });
     }),
 
   delete: ownSnippetProcedure
-    .meta({ name: 'snippet-detail', openapi: { method: 'DELETE', path: '/snippets/{id}/', tags: TAGS, summary: 'Delete a snippet (owner only)', protect: true, successDescription: 'No Content' } })
+    .meta({
+      name: 'snippet-detail',
+      openapi: {
+        method: 'DELETE',
+        path: '/snippets/{id}/',
+        tags: TAGS,
+        summary: 'Delete a snippet (owner only)',
+        protect: true,
+        successDescription: 'No Content',
+      },
+    })
     .input(SnippetId.extend(IfMatch.shape))
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
@@ -127,7 +193,13 @@ export const snippetsRouter = router({
       name: 'snippet-revision-restore',
       status: 200,
       bodyless: true,
-      openapi: { method: 'POST', path: '/snippets/{id}/revisions/{n}/restore/', tags: TAGS, summary: 'Restore a revision as a new one (owner only)', protect: true },
+      openapi: {
+        method: 'POST',
+        path: '/snippets/{id}/revisions/{n}/restore/',
+        tags: TAGS,
+        summary: 'Restore a revision as a new one (owner only)',
+        protect: true,
+      },
     })
     .input(RevisionId.extend(IfMatch.shape))
     .output(Snippet)
@@ -135,7 +207,11 @@ export const snippetsRouter = router({
       const revision = await revisionOf(ctx.runtime.store, input.id, input.n);
       if (!revision) throw notFound();
       const { revision: _n, saved: _saved, ...fields } = revision;
-      const saved = written(await retrying(ctx, 'restore', () => updateSnippet(ctx.runtime.store, ctx.snippet, fields, input.ifMatch, ctx.runtime.now)));
+      const saved = written(
+        await retrying(ctx, 'restore', () =>
+          updateSnippet(ctx.runtime.store, ctx.snippet, fields, input.ifMatch, ctx.runtime.now),
+        ),
+      );
       ctx.seen.revision = saved.revision;
       return toSnippet({ ...saved, owner: ctx.user.username });
     }),
@@ -152,10 +228,17 @@ function written<T>(outcome: T | WriteRefused): T {
 
 /** A snippet write, run again when it lost a deadlock or (Galera) its certification; each retry is a warn record. */
 function retrying<T>(ctx: Context, write: string, work: () => Promise<T>): Promise<T> {
-  return retryConflicts(work, ({ attempt, pauseMs, err }) => ctx.log.warn({ err, write, attempt, pauseMs }, `snippet ${write} lost a write conflict (deadlock or certification); retrying`));
+  return retryConflicts(work, ({ attempt, pauseMs, err }) =>
+    ctx.log.warn(
+      { err, write, attempt, pauseMs },
+      `snippet ${write} lost a write conflict (deadlock or certification); retrying`,
+    ),
+  );
 }
 
 /** Drops keys whose value is undefined, so an omitted field keeps its default or stored value; required keys stay required. */
 function definedOnly<T extends object>(obj: T): { [K in keyof T]: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as { [K in keyof T]: Exclude<T[K], undefined> };
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as {
+    [K in keyof T]: Exclude<T[K], undefined>;
+  };
 }

@@ -31,10 +31,16 @@ export type SnippetPage = z.infer<typeof SnippetPage>;
  */
 export const SnippetListQuery = z
   .object({
-    limit: z.preprocess(
-      (v) => (typeof v === 'string' && /^[0-9]+$/.test(v) ? Number(v) : v),
-      z.number({ error: 'A valid integer is required.' }).int().min(1).max(MAX_PAGE, `Ensure this value is less than or equal to ${MAX_PAGE}.`),
-    ).optional(),
+    limit: z
+      .preprocess(
+        (v) => (typeof v === 'string' && /^[0-9]+$/.test(v) ? Number(v) : v),
+        z
+          .number({ error: 'A valid integer is required.' })
+          .int()
+          .min(1)
+          .max(MAX_PAGE, `Ensure this value is less than or equal to ${MAX_PAGE}.`),
+      )
+      .optional(),
     cursor: z.string().max(200).optional(),
     ...SNIPPET_FILTER_FIELDS,
   })

@@ -31,11 +31,19 @@ const FEW_MATCHES = 2000;
 const FIRST_WINDOW = 256;
 const LARGEST_WINDOW = 8192;
 
-const idsIn = (ids: number[]): Condition => ({ where: 's.id IN (SELECT value FROM json_each(?))', params: [JSON.stringify(ids)] });
+const idsIn = (ids: number[]): Condition => ({
+  where: 's.id IN (SELECT value FROM json_each(?))',
+  params: [JSON.stringify(ids)],
+});
 
 /** How the list uses the index for an FTS5 query `match` (terms as FTS5 strings, joined by AND). */
 export async function searchIndex(store: Store, match: string): Promise<Condition | SearchIndexUse> {
-  const rows = await select<{ id: number }>(store, 'SELECT rowid AS id FROM snippet_search WHERE snippet_search MATCH ? LIMIT ?', [match, FEW_MATCHES + 1], 'search');
+  const rows = await select<{ id: number }>(
+    store,
+    'SELECT rowid AS id FROM snippet_search WHERE snippet_search MATCH ? LIMIT ?',
+    [match, FEW_MATCHES + 1],
+    'search',
+  );
   if (rows.length <= FEW_MATCHES) return idsIn(rows.map((r) => r.id));
   return {
     whole: { where: 's.id IN (SELECT rowid FROM snippet_search WHERE snippet_search MATCH ?)', params: [match] },
@@ -57,10 +65,20 @@ async function walk(store: Store, match: string, bounds: Bounds, wanted: number)
   for (let window = FIRST_WINDOW; ; window = Math.min(window * 2, LARGEST_WINDOW)) {
     const where = last ? [...within, `(s.created ${cmp} ? OR (s.created = ? AND s.id ${cmp} ?))`] : within;
     const params = last ? [...bounds.params, last.created, last.created, last.id] : bounds.params;
-    const rows = await select<{ id: number; created: unknown }>(store, `SELECT s.id, s.created FROM snippets s${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ${order} LIMIT ?`, [...params, window], 'search');
+    const rows = await select<{ id: number; created: unknown }>(
+      store,
+      `SELECT s.id, s.created FROM snippets s${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ${order} LIMIT ?`,
+      [...params, window],
+      'search',
+    );
     if (!rows.length) break;
     const ids = rows.map((r) => r.id);
-    const hits = await select<{ id: number }>(store, 'SELECT rowid AS id FROM snippet_search WHERE snippet_search MATCH ? AND rowid BETWEEN ? AND ?', [match, Math.min(...ids), Math.max(...ids)], 'search');
+    const hits = await select<{ id: number }>(
+      store,
+      'SELECT rowid AS id FROM snippet_search WHERE snippet_search MATCH ? AND rowid BETWEEN ? AND ?',
+      [match, Math.min(...ids), Math.max(...ids)],
+      'search',
+    );
     const matching = new Set(hits.map((r) => r.id));
     found.push(...ids.filter((id) => matching.has(id)));
     if (found.length >= wanted || rows.length < window) break;

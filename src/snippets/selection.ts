@@ -38,7 +38,11 @@ const ftsString = (term: string) => `"${term.replaceAll('"', '""')}"`;
 function caseVariants(term: string): string[] {
   let variants = [''];
   for (const ch of term) {
-    const forms = new Set([ch, ch.toLowerCase(), ch.toUpperCase()].filter((f) => [...f].length === 1 && f.toLowerCase() === ch.toLowerCase()));
+    const forms = new Set(
+      [ch, ch.toLowerCase(), ch.toUpperCase()].filter(
+        (f) => [...f].length === 1 && f.toLowerCase() === ch.toLowerCase(),
+      ),
+    );
     variants = variants.flatMap((v) => [...forms].map((f) => v + f));
   }
   return variants;
@@ -49,7 +53,10 @@ function caseVariants(term: string): string[] {
  * triggers in the row's own transaction), shorter ones by instr() on the rows left. On MySQL/MariaDB every term is
  * looked for in the lowered title and code (no index: docs/api.md, "Finding snippets").
  */
-async function searchConditions(store: Store, terms: string[]): Promise<{ where: string[]; params: unknown[]; index?: SearchIndexUse }> {
+async function searchConditions(
+  store: Store,
+  terms: string[],
+): Promise<{ where: string[]; params: unknown[]; index?: SearchIndexUse }> {
   const where: string[] = [];
   const params: unknown[] = [];
   let index: SearchIndexUse | undefined;
@@ -103,5 +110,12 @@ export async function selectionOf(store: Store, filters: SnippetFilters): Promis
   const search = await searchConditions(store, terms);
   where.push(...search.where);
   params.push(...search.params);
-  return { where, params, descending: filters.ordering === '-created', key: filterKey(filters), index: search.index, kind: terms.length ? 'search' : 'read' };
+  return {
+    where,
+    params,
+    descending: filters.ordering === '-created',
+    key: filterKey(filters),
+    index: search.index,
+    kind: terms.length ? 'search' : 'read',
+  };
 }

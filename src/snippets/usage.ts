@@ -15,11 +15,24 @@ export async function charge(store: Store, tx: Tx, ownerId: number, delta: numbe
   if (delta === 0) return;
   const quota = store.quotaBytes;
   if (delta < 0 || quota === 0) {
-    await tx.change('UPDATE users SET stored_bytes = CASE WHEN stored_bytes + ? > 0 THEN stored_bytes + ? ELSE 0 END WHERE id = ?', [delta, delta, ownerId]);
+    await tx.change(
+      'UPDATE users SET stored_bytes = CASE WHEN stored_bytes + ? > 0 THEN stored_bytes + ? ELSE 0 END WHERE id = ?',
+      [delta, delta, ownerId],
+    );
     return;
   }
-  if (await tx.change('UPDATE users SET stored_bytes = stored_bytes + ? WHERE id = ? AND stored_bytes + ? <= ?', [delta, ownerId, delta, quota])) return;
-  const [row] = await tx.selectForUpdate<{ stored: number }>('SELECT stored_bytes AS stored FROM users WHERE id = ?', [ownerId]);
+  if (
+    await tx.change('UPDATE users SET stored_bytes = stored_bytes + ? WHERE id = ? AND stored_bytes + ? <= ?', [
+      delta,
+      ownerId,
+      delta,
+      quota,
+    ])
+  )
+    return;
+  const [row] = await tx.selectForUpdate<{ stored: number }>('SELECT stored_bytes AS stored FROM users WHERE id = ?', [
+    ownerId,
+  ]);
   throw new OverQuota(quota, Number(row?.stored ?? 0));
 }
 
@@ -30,7 +43,9 @@ export async function charge(store: Store, tx: Tx, ownerId: number, delta: numbe
 export async function assertRoomFor(store: Store, ownerId: number, bytes: number): Promise<void> {
   const quota = store.quotaBytes;
   if (quota === 0) return;
-  const [row] = await select<{ stored: number }>(store, 'SELECT stored_bytes AS stored FROM users WHERE id = ?', [ownerId]);
+  const [row] = await select<{ stored: number }>(store, 'SELECT stored_bytes AS stored FROM users WHERE id = ?', [
+    ownerId,
+  ]);
   const stored = Number(row?.stored ?? 0);
   if (stored + bytes > quota) throw new OverQuota(quota, stored);
 }
@@ -51,5 +66,10 @@ export async function biggestUsers(store: Store, limit: number): Promise<UserUsa
        (SELECT COUNT(*) FROM snippets s JOIN snippet_revisions r ON r.snippet_id = s.id WHERE s.owner_id = u.id) AS revisions
      FROM users u ORDER BY u.stored_bytes DESC, u.id LIMIT ${limit}`,
   );
-  return rows.map((r) => ({ username: r.username, snippets: Number(r.snippets), revisions: Number(r.revisions), bytes: Number(r.bytes) }));
+  return rows.map((r) => ({
+    username: r.username,
+    snippets: Number(r.snippets),
+    revisions: Number(r.revisions),
+    bytes: Number(r.bytes),
+  }));
 }

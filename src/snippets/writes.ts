@@ -30,7 +30,11 @@ export type WriteRefused = 'precondition' | 'gone';
 const FOR_WRITE = `SELECT ${STORED_COLUMNS}, owner_id AS ownerId, revision FROM snippets WHERE id = ?`;
 
 /** The defaults of the optional fields (the field table's), for a create that omits them. */
-const DEFAULTS = Object.fromEntries(fieldsOf(SNIPPET_TABLE).flatMap(([name, field]) => (isWritable(field) && field.default !== undefined ? [[name, field.default]] : [])));
+const DEFAULTS = Object.fromEntries(
+  fieldsOf(SNIPPET_TABLE).flatMap(([name, field]) =>
+    isWritable(field) && field.default !== undefined ? [[name, field.default]] : [],
+  ),
+);
 
 /**
  * How often an update renders again because a field it leaves out was changed by another save meanwhile (its
@@ -45,10 +49,16 @@ export async function snippetForWrite(store: Store, id: number): Promise<StoredS
   return row ? withBooleans(row) : null;
 }
 
-const savedFieldsOf = (s: SavedFields): SavedFields => Object.fromEntries(REVISION_FIELDS.map((f) => [f, s[f]])) as SavedFields;
+const savedFieldsOf = (s: SavedFields): SavedFields =>
+  Object.fromEntries(REVISION_FIELDS.map((f) => [f, s[f]])) as SavedFields;
 
 /** `clock` times the revision (ms since the epoch: the runtime's clock, which the revision thinning goes by). */
-export async function createSnippet(store: Store, fields: SnippetFields, ownerId: number, clock: () => number = Date.now): Promise<StoredSnippet> {
+export async function createSnippet(
+  store: Store,
+  fields: SnippetFields,
+  ownerId: number,
+  clock: () => number = Date.now,
+): Promise<StoredSnippet> {
   const saved = { ...DEFAULTS, ...fields } as SavedFields;
   await assertRoomFor(store, ownerId, revisionBytes(saved));
   const highlighted = await renderedByHook(store.models.Snippet, saved);
@@ -78,7 +88,9 @@ async function lockedRow(tx: Tx, id: number): Promise<StoredSnippet | null> {
  * deadlock.
  */
 function crowded(): Error {
-  return Object.assign(new Error('a snippet save found its fields changed under it too often'), { code: 'ER_LOCK_DEADLOCK' });
+  return Object.assign(new Error('a snippet save found its fields changed under it too often'), {
+    code: 'ER_LOCK_DEADLOCK',
+  });
 }
 
 type SaveOutcome = { saved: StoredSnippet } | { refused: WriteRefused } | { stale: StoredSnippet };
@@ -111,7 +123,10 @@ export async function updateSnippet(
     const now = new Date(clock());
     const save = async (tx: Tx, from: StoredSnippet): Promise<boolean> => {
       const revision = from.revision + 1;
-      if (!(await tx.change(UPDATE_SQL, [...REVISION_FIELDS.map((f) => next[f]), html, revision, from.id, from.revision]))) return false;
+      if (
+        !(await tx.change(UPDATE_SQL, [...REVISION_FIELDS.map((f) => next[f]), html, revision, from.id, from.revision]))
+      )
+        return false;
       await charge(store, tx, from.ownerId, await insertRevision(store, tx, from.id, revision, now, next));
       return true;
     };
@@ -121,7 +136,8 @@ export async function updateSnippet(
       const current = await lockedRow(tx, from.id);
       if (!current) return { refused: ifMatch === undefined ? 'gone' : 'precondition' };
       if (!ifMatchAllows(ifMatch, current.revision)) return { refused: 'precondition' };
-      if (JSON.stringify({ ...savedFieldsOf(current), ...fields }) !== key || !(await save(tx, current))) return { stale: current };
+      if (JSON.stringify({ ...savedFieldsOf(current), ...fields }) !== key || !(await save(tx, current)))
+        return { stale: current };
       return { saved: { ...current, ...next, revision: current.revision + 1 } };
     });
     if ('saved' in outcome) return outcome.saved;
@@ -136,7 +152,11 @@ export async function updateSnippet(
  * with If-Match only at a revision it names. The rows go first: on a full disk the pages they free are what the rest
  * of the transaction writes into.
  */
-export async function deleteSnippet(store: Store, read: StoredSnippet, ifMatch?: string): Promise<'deleted' | WriteRefused> {
+export async function deleteSnippet(
+  store: Store,
+  read: StoredSnippet,
+  ifMatch?: string,
+): Promise<'deleted' | WriteRefused> {
   if (!ifMatchAllows(ifMatch, read.revision)) return 'precondition';
   return writeTransaction(store, async (tx) => {
     const current = await lockedRow(tx, read.id);

@@ -62,7 +62,9 @@ export interface Steps<C, T> {
  */
 export async function stoppable<C, T>(stop: AbortSignal, steps: Steps<C, T>): Promise<T> {
   if (stop.aborted) throw stop.reason;
-  const stopped = new Promise<never>((_resolve, reject) => stop.addEventListener('abort', () => reject(stop.reason as Error), { once: true }));
+  const stopped = new Promise<never>((_resolve, reject) =>
+    stop.addEventListener('abort', () => reject(stop.reason as Error), { once: true }),
+  );
   const work = (async () => {
     const connection = await steps.take();
     if (stop.aborted) {

@@ -45,20 +45,39 @@ export function counterKey(...parts: string[]): string {
  * cost a durable write per request, on one hot row: MariaDB's mixed load fell to a quarter). Resolves once the store
  * is ready to count.
  */
-export async function counter(runtime: { store: Store; redis(): RedisConnection | undefined }, opts: CounterOptions, use: CounterUse): Promise<RateLimiterAbstract> {
+export async function counter(
+  runtime: { store: Store; redis(): RedisConnection | undefined },
+  opts: CounterOptions,
+  use: CounterUse,
+): Promise<RateLimiterAbstract> {
   const redis = runtime.redis();
   if (redis) {
     const storeClient = redis.client;
     await redis.ready(); // the first counts go to Redis, not to the insurance below, when Redis is up
     // While Redis is unreachable (not ready, or a command times out), this process counts in memory instead.
-    return new RateLimiterRedis({ ...opts, storeClient, useRedisPackage: true, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(opts) });
+    return new RateLimiterRedis({
+      ...opts,
+      storeClient,
+      useRedisPackage: true,
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: new RateLimiterMemory(opts),
+    });
   }
-  if (isSqlite(runtime.store) || use === 'requests') return cluster.isWorker ? new RateLimiterCluster({ ...opts, timeoutMs: CLUSTER_TIMEOUT_MS }) : new RateLimiterMemory(opts);
+  if (isSqlite(runtime.store) || use === 'requests')
+    return cluster.isWorker
+      ? new RateLimiterCluster({ ...opts, timeoutMs: CLUSTER_TIMEOUT_MS })
+      : new RateLimiterMemory(opts);
   const { sequelize } = runtime.store;
   return new Promise((resolve, reject) => {
     // Keys are counterKey()s: ASCII of fixed length, so the library's VARCHAR(255) utf8 column holds any of them.
     const store: RateLimiterAbstract = new RateLimiterMySQL(
-      { ...opts, tableName: 'throttle_counters', storeClient: sequelize, storeType: 'sequelize', dbName: sequelize.getDatabaseName() },
+      {
+        ...opts,
+        tableName: 'throttle_counters',
+        storeClient: sequelize,
+        storeType: 'sequelize',
+        dbName: sequelize.getDatabaseName(),
+      },
       (err?: unknown) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(store)),
     );
   });
@@ -81,7 +100,9 @@ export interface CounterRef {
  * one statement, not three: a Basic request on MariaDB pays one read for the check (README, Throttling).
  */
 export async function exhaustedFor(store: Store, refs: readonly CounterRef[]): Promise<number> {
-  const waits = refs.every((r) => r.store instanceof RateLimiterMySQL) ? await mysqlWaits(store, refs) : await Promise.all(refs.map(storeWait));
+  const waits = refs.every((r) => r.store instanceof RateLimiterMySQL)
+    ? await mysqlWaits(store, refs)
+    : await Promise.all(refs.map(storeWait));
   return Math.max(0, ...waits);
 }
 
@@ -104,6 +125,8 @@ async function mysqlWaits(store: Store, refs: readonly CounterRef[]): Promise<nu
   );
   return rows.map((row) => {
     const store = byKey.get(row.key);
-    return store && Number(row.points) >= store.points ? waitSeconds(row.expire === null ? 1000 : Number(row.expire) - now) : 0;
+    return store && Number(row.points) >= store.points
+      ? waitSeconds(row.expire === null ? 1000 : Number(row.expire) - now)
+      : 0;
   });
 }

@@ -12,7 +12,21 @@ import { mysql2WithDeadline, withDeadline } from './mysql-deadline';
 import { Killer } from './mysql-kill';
 
 type StoreConfig = Pick<Config, 'DATABASE_URL'> &
-  Partial<Pick<Config, 'DATABASE_REPLICA_URLS' | 'DATABASE_POOL_MAX' | 'SQLITE_SYNCHRONOUS' | 'SQLITE_BUSY_TIMEOUT_MS' | 'DATABASE_TIMEOUT_MS' | 'SEARCH_POOL_MAX' | 'SEARCH_TIMEOUT_MS' | 'SNIPPET_REVISIONS_KEEP' | 'SNIPPET_REVISIONS_DAILY' | 'USER_QUOTA_BYTES'>>;
+  Partial<
+    Pick<
+      Config,
+      | 'DATABASE_REPLICA_URLS'
+      | 'DATABASE_POOL_MAX'
+      | 'SQLITE_SYNCHRONOUS'
+      | 'SQLITE_BUSY_TIMEOUT_MS'
+      | 'DATABASE_TIMEOUT_MS'
+      | 'SEARCH_POOL_MAX'
+      | 'SEARCH_TIMEOUT_MS'
+      | 'SNIPPET_REVISIONS_KEEP'
+      | 'SNIPPET_REVISIONS_DAILY'
+      | 'USER_QUOTA_BYTES'
+    >
+  >;
 
 /**
  * Connections that SELECTs run on, and their deadline: the store's own (every read), and its search lane (the
@@ -138,7 +152,13 @@ export function openStore(config: StoreConfig, highlighter: Highlighter): Store 
     const replicas = config.DATABASE_REPLICA_URLS ?? [];
     for (const u of [url, ...replicas]) {
       const s = server(u);
-      killers.set(address(s), new Killer({ host: s.host, port: s.port, user: s.username, password: s.password, database: s.database }, timeoutMs));
+      killers.set(
+        address(s),
+        new Killer(
+          { host: s.host, port: s.port, user: s.username, password: s.password, database: s.database },
+          timeoutMs,
+        ),
+      );
     }
     const killerAt = (c: ConnectionOptions) => killers.get(address(c));
     // SELECTs run on plain mysql2 pools: on Sequelize's connections, its typeCast hook made mysql2 build an object for
@@ -273,7 +293,13 @@ function openReader(file: string, pragmas: string[]): Promise<sqlite3.Database> 
  * writer's, shared with the writes an interrupt would stop too: a stopped read is answered at once but runs to its end;
  * it has no readers, so no lanes either (a search runs there too, under the lane's deadline).
  */
-export async function withReader<T>(store: Store, lane: Lane, work: (db: sqlite3.Database) => Promise<T>, lookup: boolean, stop: AbortSignal): Promise<T> {
+export async function withReader<T>(
+  store: Store,
+  lane: Lane,
+  work: (db: sqlite3.Database) => Promise<T>,
+  lookup: boolean,
+  stop: AbortSignal,
+): Promise<T> {
   const file = sqliteFile(store);
   if (!file) {
     const writer = await writerConnection(store.sequelize);
@@ -344,7 +370,10 @@ export function mysqlReader(open: Lane): Pool {
 export async function deadline<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new Error(`no answer from the database within ${ms} ms`), { code: 'ETIMEDOUT' })), ms);
+    timer = setTimeout(
+      () => reject(Object.assign(new Error(`no answer from the database within ${ms} ms`), { code: 'ETIMEDOUT' })),
+      ms,
+    );
   });
   work.catch(() => {});
   try {

@@ -78,13 +78,20 @@ const GALERA_NOT_PRIMARY = /WSREP has not yet prepared node|Not connected to Pri
 function isStoreDown(err: unknown): boolean {
   for (const e of chain(err)) {
     const { code, errno, message } = e as { code?: string; errno?: number; message?: string };
-    if (e instanceof ConnectionError || (code && DOWN_CODES.has(code)) || (errno && DOWN_ERRNOS.has(errno)) || isRedisOutage(e)) return true;
+    if (
+      e instanceof ConnectionError ||
+      (code && DOWN_CODES.has(code)) ||
+      (errno && DOWN_ERRNOS.has(errno)) ||
+      isRedisOutage(e)
+    )
+      return true;
     if (typeof message === 'string' && GALERA_NOT_PRIMARY.test(message)) return true;
   }
   return false;
 }
 
-export const DISK_FULL = "The database's disk is full: nothing was saved. Reading, signing in and deleting snippets still work; try again once space is freed.";
+export const DISK_FULL =
+  "The database's disk is full: nothing was saved. Reading, signing in and deleting snippets still work; try again once space is freed.";
 
 /**
  * The disk (or a size limit: SQLite's max_page_count, InnoDB's table-full) cannot take the write. SQLite: SQLITE_FULL;

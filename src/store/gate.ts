@@ -34,7 +34,8 @@ export class Gate {
 
   leave(): void {
     const next = this.urgent.shift() ?? this.waiting.shift();
-    if (next) next(); // the place passes straight to the next in line
+    if (next)
+      next(); // the place passes straight to the next in line
     else this.active--;
   }
 }

@@ -9,7 +9,11 @@ import { withoutStatementDeadline } from './mysql-deadline';
 
 function umzugFor(sequelize: Sequelize) {
   return new Umzug({
-    migrations: migrations.map((m) => ({ name: m.name, up: () => m.up(sequelize.getQueryInterface()), down: () => m.down(sequelize.getQueryInterface()) })),
+    migrations: migrations.map((m) => ({
+      name: m.name,
+      up: () => m.up(sequelize.getQueryInterface()),
+      down: () => m.down(sequelize.getQueryInterface()),
+    })),
     context: sequelize.getQueryInterface(),
     storage: new SequelizeStorage({ sequelize, tableName: 'schema_migrations' }),
     logger: undefined,
@@ -25,7 +29,10 @@ export async function schemaOnStart(config: Pick<Config, 'MIGRATE_ON_START'>, st
   if (config.MIGRATE_ON_START) return migrate(store);
   await configureWriter(store);
   const pending = (await withoutStatementDeadline(() => umzugFor(store.sequelize).pending())).map((m) => m.name);
-  if (pending.length) throw new Error(`MIGRATE_ON_START=false and the database lacks ${pending.length} migration(s) (${pending.join(', ')}): run \`snippets migrate\` first`);
+  if (pending.length)
+    throw new Error(
+      `MIGRATE_ON_START=false and the database lacks ${pending.length} migration(s) (${pending.join(', ')}): run \`snippets migrate\` first`,
+    );
   return [];
 }
 
@@ -36,6 +43,8 @@ export async function migrate(store: Store): Promise<string[]> {
   const umzug = umzugFor(sequelize);
   // Services started together (N machines, or tests) take turns; the second finds nothing left to apply.
   // DATABASE_TIMEOUT_MS bounds a request's statements, not a migration's (nor the wait for another's lock).
-  const applied = await withoutStatementDeadline(() => withMigrationLock(sequelize, sqliteFile(store), () => umzug.up()));
+  const applied = await withoutStatementDeadline(() =>
+    withMigrationLock(sequelize, sqliteFile(store), () => umzug.up()),
+  );
   return applied.map((m) => m.name);
 }

@@ -8,7 +8,12 @@ const LOCK_NAME = 'snippets_migrate';
 const WAIT_SECONDS = 120;
 
 /** Runs `work` while holding the database's migration lock (a no-op for an in-memory database: one process). */
-export async function withMigrationLock<T>(sequelize: Sequelize, sqliteFile: string | undefined, work: () => Promise<T>, waitSeconds = WAIT_SECONDS): Promise<T> {
+export async function withMigrationLock<T>(
+  sequelize: Sequelize,
+  sqliteFile: string | undefined,
+  work: () => Promise<T>,
+  waitSeconds = WAIT_SECONDS,
+): Promise<T> {
   if (sequelize.getDialect() !== 'sqlite') return withMysqlLock(sequelize, work, waitSeconds);
   return sqliteFile ? withSqliteLock(`${sqliteFile}-migrate.lock`, work) : work();
 }
@@ -33,14 +38,22 @@ async function withMysqlLock<T>(sequelize: Sequelize, work: () => Promise<T>, wa
   const giveUp = Date.now() + waitSeconds * 1000;
   for (;;) {
     try {
-      await sequelize.query(`DELETE FROM ${table} WHERE name = ? AND expires < UTC_TIMESTAMP(6)`, { replacements: [LOCK_NAME] });
-      await sequelize.query(`INSERT INTO ${table} (name, holder, expires) VALUES (?, ?, UTC_TIMESTAMP(6) + INTERVAL ${CLAIM_SECONDS} SECOND)`, { replacements: [LOCK_NAME, holder] });
+      await sequelize.query(`DELETE FROM ${table} WHERE name = ? AND expires < UTC_TIMESTAMP(6)`, {
+        replacements: [LOCK_NAME],
+      });
+      await sequelize.query(
+        `INSERT INTO ${table} (name, holder, expires) VALUES (?, ?, UTC_TIMESTAMP(6) + INTERVAL ${CLAIM_SECONDS} SECOND)`,
+        { replacements: [LOCK_NAME, holder] },
+      );
       break;
     } catch (err) {
       // Another holder's row is there (a duplicate key), or a concurrent claim won (a deadlock, or on Galera a lost
       // certification, which MariaDB reports as a deadlock).
       if (!isDuplicate(err) && !isConflict(err)) throw err;
-      if (Date.now() > giveUp) throw new Error(`could not take the migration lock within ${waitSeconds} s (held by another process; a dead holder's claim expires after ${CLAIM_SECONDS} s)`);
+      if (Date.now() > giveUp)
+        throw new Error(
+          `could not take the migration lock within ${waitSeconds} s (held by another process; a dead holder's claim expires after ${CLAIM_SECONDS} s)`,
+        );
       await new Promise((r) => setTimeout(r, 100 + Math.random() * 400));
     }
   }
@@ -59,7 +72,8 @@ async function withMysqlLock<T>(sequelize: Sequelize, work: () => Promise<T>, wa
 /** SQLite: an exclusive transaction on a side file; a second process's BEGIN waits in the busy handler. */
 async function withSqliteLock<T>(file: string, work: () => Promise<T>): Promise<T> {
   const db = new sqlite3.Database(file);
-  const run = (sql: string) => new Promise<void>((resolve, reject) => db.exec(sql, (err) => (err ? reject(err) : resolve())));
+  const run = (sql: string) =>
+    new Promise<void>((resolve, reject) => db.exec(sql, (err) => (err ? reject(err) : resolve())));
   try {
     db.configure('busyTimeout', WAIT_SECONDS * 1000);
     await run('BEGIN EXCLUSIVE');

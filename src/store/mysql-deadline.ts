@@ -26,7 +26,11 @@ export function withoutStatementDeadline<T>(work: () => Promise<T>): Promise<T> 
  * its transaction), and the connection is destroyed here: the answer may still come, and would be taken for the
  * next statement's. A destroyed connection is never handed out again (Sequelize's pool validates it; mysql2's drops it).
  */
-export function withDeadline<C extends Pick<Connection, 'query' | 'execute' | 'destroy' | 'threadId'>>(connection: C, timeoutMs: number, killer?: Killer): C {
+export function withDeadline<C extends Pick<Connection, 'query' | 'execute' | 'destroy' | 'threadId'>>(
+  connection: C,
+  timeoutMs: number,
+  killer?: Killer,
+): C {
   for (const method of ['query', 'execute'] as const) {
     const run = (connection[method] as unknown as Run).bind(connection);
     const patched: Run = (sql, values, cb) => {
@@ -53,9 +57,13 @@ export function withDeadline<C extends Pick<Connection, 'query' | 'execute' | 'd
  * mysql2 as Sequelize loads it (its dialectModule option), every connection's statements under `timeoutMs`, a
  * connection past it ended by the killer of its server (`killerOf`).
  */
-export function mysql2WithDeadline(timeoutMs: number, killerOf: (config: ConnectionOptions) => Killer | undefined = () => undefined): typeof mysql2 {
+export function mysql2WithDeadline(
+  timeoutMs: number,
+  killerOf: (config: ConnectionOptions) => Killer | undefined = () => undefined,
+): typeof mysql2 {
   return {
     ...mysql2,
-    createConnection: ((config: ConnectionOptions) => withDeadline(mysql2.createConnection(config), timeoutMs, killerOf(config))) as typeof mysql2.createConnection,
+    createConnection: ((config: ConnectionOptions) =>
+      withDeadline(mysql2.createConnection(config), timeoutMs, killerOf(config))) as typeof mysql2.createConnection,
   };
 }

@@ -22,9 +22,20 @@ export interface Readiness {
   close(): void;
 }
 
-export function databaseReadiness(config: Pick<Config, 'DATABASE_URL' | 'DATABASE_TIMEOUT_MS'>, store: Store): Readiness {
+export function databaseReadiness(
+  config: Pick<Config, 'DATABASE_URL' | 'DATABASE_TIMEOUT_MS'>,
+  store: Store,
+): Readiness {
   const ms = config.DATABASE_TIMEOUT_MS;
-  if (isSqlite(store)) return { check: () => deadline(lookup(store, READ, []).then(() => undefined), ms), close: () => {} };
+  if (isSqlite(store))
+    return {
+      check: () =>
+        deadline(
+          lookup(store, READ, []).then(() => undefined),
+          ms,
+        ),
+      close: () => {},
+    };
 
   // MySQL/MariaDB: a connection of its own, outside both pools, so a full pool (a burst of writes, a stalled node)
   // never makes the probe wait for a slot; made again after any failure.
@@ -36,7 +47,15 @@ export function databaseReadiness(config: Pick<Config, 'DATABASE_URL' | 'DATABAS
   };
   const query = <T>(sql: string) =>
     new Promise<T>((resolve, reject) => {
-      connection ??= createConnection({ host, port, user, password, database, connectTimeout: ms, charset: 'utf8mb4' }).on('error', drop);
+      connection ??= createConnection({
+        host,
+        port,
+        user,
+        password,
+        database,
+        connectTimeout: ms,
+        charset: 'utf8mb4',
+      }).on('error', drop);
       connection.query({ sql, timeout: ms }, (err, rows) => (err ? reject(err) : resolve(rows as T)));
     });
   return {
@@ -45,9 +64,16 @@ export function databaseReadiness(config: Pick<Config, 'DATABASE_URL' | 'DATABAS
         await deadline(
           (async () => {
             await query(READ);
-            const status = new Map((await query<{ Variable_name: string; Value: string }[]>(GALERA)).map((r) => [r.Variable_name, r.Value]));
-            if (status.has('wsrep_local_state') && (status.get('wsrep_ready') !== 'ON' || status.get('wsrep_local_state') !== '4')) {
-              throw new Error(`this Galera node is not ready (wsrep_ready=${status.get('wsrep_ready')}, wsrep_local_state=${status.get('wsrep_local_state')})`);
+            const status = new Map(
+              (await query<{ Variable_name: string; Value: string }[]>(GALERA)).map((r) => [r.Variable_name, r.Value]),
+            );
+            if (
+              status.has('wsrep_local_state') &&
+              (status.get('wsrep_ready') !== 'ON' || status.get('wsrep_local_state') !== '4')
+            ) {
+              throw new Error(
+                `this Galera node is not ready (wsrep_ready=${status.get('wsrep_ready')}, wsrep_local_state=${status.get('wsrep_local_state')})`,
+              );
             }
           })(),
           ms,
@@ -69,10 +95,12 @@ const SQLITE_MIN_FREE_BYTES = 1024 * 1024;
  * since), or, for a SQLite file, its filesystem has (next to) no space left for this process. Reads go on either way.
  */
 export async function writesRefusedBecause(store: Store): Promise<string | undefined> {
-  if (store.diskFullSince !== undefined) return `The database cannot take writes: its disk has been full since ${new Date(store.diskFullSince).toISOString()}.`;
+  if (store.diskFullSince !== undefined)
+    return `The database cannot take writes: its disk has been full since ${new Date(store.diskFullSince).toISOString()}.`;
   const file = sqliteFile(store);
   if (!file) return undefined;
   const { bavail, bsize } = await statfs(path.dirname(path.resolve(file)));
-  if (bavail * bsize < SQLITE_MIN_FREE_BYTES) return `The database cannot take writes: the disk of its file has ${bavail * bsize} bytes free.`;
+  if (bavail * bsize < SQLITE_MIN_FREE_BYTES)
+    return `The database cannot take writes: the disk of its file has ${bavail * bsize} bytes free.`;
   return undefined;
 }

@@ -70,7 +70,10 @@ export class RedisConnection {
     this.connected = client.connect();
     this.connected.catch(() => {}); // reported by the 'error' listener
     const state: Watch = { probing: false };
-    this.watchdog = setInterval(() => void watch(client, state, timeoutMs, log, () => this.closed), Math.max(50, timeoutMs / 2)).unref();
+    this.watchdog = setInterval(
+      () => void watch(client, state, timeoutMs, log, () => this.closed),
+      Math.max(50, timeoutMs / 2),
+    ).unref();
   }
 
   /** Resolves once the client is connected, or after REDIS_TIMEOUT_MS if it is not (callers then meet errors, not a wait). */
@@ -95,7 +98,10 @@ export class RedisConnection {
     if (!client.isOpen) return;
     if (!client.isReady) return client.destroy();
     let timer: NodeJS.Timeout | undefined;
-    const closed = await Promise.race([client.close().then(() => true), new Promise<boolean>((r) => (timer = setTimeout(r, this.timeoutMs, false)))]);
+    const closed = await Promise.race([
+      client.close().then(() => true),
+      new Promise<boolean>((r) => (timer = setTimeout(r, this.timeoutMs, false))),
+    ]);
     clearTimeout(timer);
     if (!closed) {
       try {
@@ -111,7 +117,13 @@ export class RedisConnection {
  * One PING of a ready client; unanswered within the deadline, the connection is dropped and a new one started. A
  * client not ready for STALLED_CONNECT_DEADLINES deadlines is started afresh too.
  */
-async function watch(client: Redis, state: Watch, timeoutMs: number, log: Logger, closed: () => boolean): Promise<void> {
+async function watch(
+  client: Redis,
+  state: Watch,
+  timeoutMs: number,
+  log: Logger,
+  closed: () => boolean,
+): Promise<void> {
   if (state.probing || closed()) return;
   if (!client.isReady) {
     state.notReadySince ??= Date.now();

@@ -5,7 +5,10 @@ import path from 'node:path';
 import { DATA_DIR, type Config } from '../config';
 
 /** The configuration with SECRET_KEY set: the configured one, else the stored one (created on first use). */
-export function withStoredSecretKey<C extends Pick<Config, 'SECRET_KEY'>>(config: C, dir = DATA_DIR): Omit<C, 'SECRET_KEY'> & { SECRET_KEY: string } {
+export function withStoredSecretKey<C extends Pick<Config, 'SECRET_KEY'>>(
+  config: C,
+  dir = DATA_DIR,
+): Omit<C, 'SECRET_KEY'> & { SECRET_KEY: string } {
   if (config.SECRET_KEY) return { ...config, SECRET_KEY: config.SECRET_KEY };
   const file = path.join(dir, 'secret_key');
   if (existsSync(file)) return { ...config, SECRET_KEY: readFileSync(file, 'utf8').trim() };
@@ -17,6 +20,7 @@ export function withStoredSecretKey<C extends Pick<Config, 'SECRET_KEY'>>(config
 
 /** The key that signs session cookies and CSRF tokens; a service without one is a mistake, said at start-up. */
 export function secretKey(config: Pick<Config, 'SECRET_KEY'>): string {
-  if (!config.SECRET_KEY) throw new Error('SECRET_KEY is not set (the service stores one under ./data/ when it starts without one)');
+  if (!config.SECRET_KEY)
+    throw new Error('SECRET_KEY is not set (the service stores one under ./data/ when it starts without one)');
   return config.SECRET_KEY;
 }

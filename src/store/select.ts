@@ -13,12 +13,21 @@ export type ReadKind = 'read' | 'search';
 const laneOf = (store: Store, kind: ReadKind): Lane => (kind === 'search' ? store.search : store);
 
 /** Runs a SELECT with `?` placeholders as a prepared statement, kept for the life of the connection. */
-export function select<T extends object>(store: Store, sql: string, params: readonly unknown[] = [], kind: ReadKind = 'read'): Promise<T[]> {
+export function select<T extends object>(
+  store: Store,
+  sql: string,
+  params: readonly unknown[] = [],
+  kind: ReadKind = 'read',
+): Promise<T[]> {
   return run<T>(store, laneOf(store, kind), sql, params, false);
 }
 
 /** A SELECT of one row by key that a request needs before its real work (who sent it): it goes ahead of select()s in line. */
-export async function lookup<T extends object>(store: Store, sql: string, params: readonly unknown[]): Promise<T | undefined> {
+export async function lookup<T extends object>(
+  store: Store,
+  sql: string,
+  params: readonly unknown[],
+): Promise<T | undefined> {
   return (await run<T>(store, store, sql, params, true))[0];
 }
 
@@ -34,7 +43,13 @@ export function lookupAll<T extends object>(store: Store, sql: string, params: r
  * Stopped before it has a connection, it never starts; stopped while it runs, the engine stops it: SQLite interrupts
  * it on its reader (database.ts withReader), MySQL/MariaDB ends its connection on the server (KILL, mysql-kill.ts).
  */
-async function run<T extends object>(store: Store, lane: Lane, sql: string, params: readonly unknown[], urgent: boolean): Promise<T[]> {
+async function run<T extends object>(
+  store: Store,
+  lane: Lane,
+  sql: string,
+  params: readonly unknown[],
+  urgent: boolean,
+): Promise<T[]> {
   const stop = statementStop(lane.timeoutMs);
   try {
     if (isSqlite(store)) {
@@ -43,7 +58,9 @@ async function run<T extends object>(store: Store, lane: Lane, sql: string, para
         lane,
         async (db) => {
           const prepared = await sqliteStatements.get(db, sql);
-          return new Promise<T[]>((resolve, reject) => prepared.all(params, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows))));
+          return new Promise<T[]>((resolve, reject) =>
+            prepared.all(params, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows))),
+          );
         },
         urgent,
         stop.signal,
@@ -53,8 +70,14 @@ async function run<T extends object>(store: Store, lane: Lane, sql: string, para
     // statement, cached per connection. A connection that comes after the stop is handed straight back, unused.
     const pool = mysqlReader(lane);
     return await stoppable(stop.signal, {
-      take: () => new Promise<PoolConnection>((resolve, reject) => pool.getConnection((err, connection) => (err ? reject(err) : resolve(connection)))),
-      run: (connection) => new Promise<T[]>((resolve, reject) => connection.execute(sql, params as never, (err, rows) => (err ? reject(err) : resolve(rows as T[])))),
+      take: () =>
+        new Promise<PoolConnection>((resolve, reject) =>
+          pool.getConnection((err, connection) => (err ? reject(err) : resolve(connection))),
+        ),
+      run: (connection) =>
+        new Promise<T[]>((resolve, reject) =>
+          connection.execute(sql, params as never, (err, rows) => (err ? reject(err) : resolve(rows as T[]))),
+        ),
       // The server ends the connection and its statement; here it is closed, so the pool never hands it out again
       // (its release() is then a no-op).
       halt(connection) {

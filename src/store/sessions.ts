@@ -10,7 +10,11 @@ export interface SessionRow {
 
 /** The session's row, or undefined when there is none or it has expired. */
 export async function sessionData(store: Store, sid: string): Promise<SessionRow | undefined> {
-  const row = await lookup<{ data: string; expires: string | Date }>(store, 'SELECT data, expires FROM sessions WHERE sid = ?', [sid]);
+  const row = await lookup<{ data: string; expires: string | Date }>(
+    store,
+    'SELECT data, expires FROM sessions WHERE sid = ?',
+    [sid],
+  );
   const expires = row && new Date(row.expires);
   return row && expires!.getTime() > Date.now() ? { data: row.data, expires: expires! } : undefined;
 }
@@ -23,15 +27,24 @@ export async function saveSession(store: Store, sid: string, row: SessionRow): P
 }
 
 export async function touchSession(store: Store, sid: string, expires: Date): Promise<void> {
-  await store.sequelize.query('UPDATE sessions SET expires = ? WHERE sid = ?', { replacements: [expires, sid], type: QueryTypes.BULKUPDATE });
+  await store.sequelize.query('UPDATE sessions SET expires = ? WHERE sid = ?', {
+    replacements: [expires, sid],
+    type: QueryTypes.BULKUPDATE,
+  });
 }
 
 export async function deleteSession(store: Store, sid: string): Promise<void> {
-  await store.sequelize.query('DELETE FROM sessions WHERE sid = ?', { replacements: [sid], type: QueryTypes.BULKDELETE });
+  await store.sequelize.query('DELETE FROM sessions WHERE sid = ?', {
+    replacements: [sid],
+    type: QueryTypes.BULKDELETE,
+  });
 }
 
 /** Deletes the sessions expired before `now`; resolves to how many. */
 export async function deleteExpiredSessions(store: Store, now = new Date()): Promise<number> {
-  const deleted = await store.sequelize.query('DELETE FROM sessions WHERE expires < ?', { replacements: [now], type: QueryTypes.BULKDELETE });
+  const deleted = await store.sequelize.query('DELETE FROM sessions WHERE expires < ?', {
+    replacements: [now],
+    type: QueryTypes.BULKDELETE,
+  });
   return Number(deleted) || 0;
 }

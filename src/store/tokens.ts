@@ -12,7 +12,9 @@ export async function tokenKeyOf(store: Store, userId: number): Promise<string |
 /** Stores the user's key; false when the user has one already (another request made it first). */
 export async function insertToken(store: Store, userId: number, key: string, digest: string): Promise<boolean> {
   try {
-    await store.sequelize.getQueryInterface().bulkInsert('tokens', [{ user_id: userId, key, key_digest: digest, created: new Date() }]);
+    await store.sequelize
+      .getQueryInterface()
+      .bulkInsert('tokens', [{ user_id: userId, key, key_digest: digest, created: new Date() }]);
     return true;
   } catch (err) {
     if (isDuplicate(err)) return false;
@@ -20,12 +22,22 @@ export async function insertToken(store: Store, userId: number, key: string, dig
   }
 }
 
-export async function userByTokenDigest(store: Store, digest: string): Promise<{ id: number; username: string } | undefined> {
-  return lookup<{ id: number; username: string }>(store, 'SELECT u.id, u.username FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.key_digest = ? AND u.is_active = 1', [digest]);
+export async function userByTokenDigest(
+  store: Store,
+  digest: string,
+): Promise<{ id: number; username: string } | undefined> {
+  return lookup<{ id: number; username: string }>(
+    store,
+    'SELECT u.id, u.username FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.key_digest = ? AND u.is_active = 1',
+    [digest],
+  );
 }
 
 /** Deletes the user's key; false when they had none. */
 export async function deleteToken(store: Store, userId: number): Promise<boolean> {
-  const deleted = await store.sequelize.query('DELETE FROM tokens WHERE user_id = ?', { replacements: [userId], type: QueryTypes.BULKDELETE });
+  const deleted = await store.sequelize.query('DELETE FROM tokens WHERE user_id = ?', {
+    replacements: [userId],
+    type: QueryTypes.BULKDELETE,
+  });
   return Boolean(deleted);
 }

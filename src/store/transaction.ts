@@ -25,7 +25,8 @@ function storedTime(date: Date, sqlite: boolean): string {
   return sqlite ? `${utc} +00:00` : utc;
 }
 
-const bound = (params: readonly unknown[], sqlite: boolean) => params.map((p) => (p instanceof Date ? storedTime(p, sqlite) : p));
+const bound = (params: readonly unknown[], sqlite: boolean) =>
+  params.map((p) => (p instanceof Date ? storedTime(p, sqlite) : p));
 
 /** A pooled mysql2 connection, its statements under DATABASE_TIMEOUT_MS (src/store/mysql-deadline.ts). */
 type MysqlConnection = Pick<Connection, 'query' | 'execute'>;
@@ -43,7 +44,8 @@ function mysqlTx(connection: MysqlConnection): Tx {
   return {
     insert: async (sql, params) => (await mysqlRun<ResultSetHeader>(connection, sql, params)).insertId,
     change: async (sql, params) => (await mysqlRun<ResultSetHeader>(connection, sql, params)).affectedRows,
-    selectForUpdate: <T extends object>(sql: string, params: readonly unknown[]) => mysqlRun<T[]>(connection, `${sql} FOR UPDATE`, params),
+    selectForUpdate: <T extends object>(sql: string, params: readonly unknown[]) =>
+      mysqlRun<T[]>(connection, `${sql} FOR UPDATE`, params),
   };
 }
 
@@ -65,7 +67,9 @@ function sqliteTx(db: sqlite3.Database): Tx {
     change: async (sql, params) => (await run(sql, params)).changes,
     async selectForUpdate<T extends object>(sql: string, params: readonly unknown[]) {
       const stmt = await statements.get(db, sql);
-      return new Promise<T[]>((resolve, reject) => stmt.all(bound(params, true), (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows))));
+      return new Promise<T[]>((resolve, reject) =>
+        stmt.all(bound(params, true), (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows))),
+      );
     },
   };
 }
@@ -97,7 +101,9 @@ async function transaction<T>(store: Store, work: (tx: Tx) => Promise<T>): Promi
   if (!isSqlite(store)) {
     // Sequelize's own transaction() costs four passes through its query machinery per save, the node process's CPU:
     // its pooled connection is used directly instead, with the same deadlines.
-    const connection = (await sequelize.connectionManager.getConnection({ type: 'write' })) as unknown as MysqlConnection;
+    const connection = (await sequelize.connectionManager.getConnection({
+      type: 'write',
+    })) as unknown as MysqlConnection;
     try {
       await mysqlRun(connection, 'START TRANSACTION');
       try {

@@ -11,14 +11,23 @@ const TAGS = ['users'];
 
 export const usersRouter = router({
   list: publicProcedure
-    .meta({ name: 'user-list', paged: true, openapi: { method: 'GET', path: '/users/', tags: TAGS, summary: 'List users' } })
+    .meta({
+      name: 'user-list',
+      paged: true,
+      openapi: { method: 'GET', path: '/users/', tags: TAGS, summary: 'List users' },
+    })
     .input(UserListQuery)
     .output(UserPage)
     .query(async ({ ctx, input }) => {
       // The cursor is the id of the last user of the page before.
-      if (input?.cursor !== undefined && !/^[0-9]{1,15}$/.test(input.cursor)) throw new TRPCError({ code: 'NOT_FOUND', message: 'Invalid cursor' });
+      if (input?.cursor !== undefined && !/^[0-9]{1,15}$/.test(input.cursor))
+        throw new TRPCError({ code: 'NOT_FOUND', message: 'Invalid cursor' });
       // Without a limit, the first page of DEFAULT_PAGE (/trpc): the REST facade streams a whole list page after page.
-      const { items, more } = await usersAfter(ctx.runtime.store, Number(input?.cursor ?? 0), input?.limit ?? DEFAULT_PAGE);
+      const { items, more } = await usersAfter(
+        ctx.runtime.store,
+        Number(input?.cursor ?? 0),
+        input?.limit ?? DEFAULT_PAGE,
+      );
       return { items, next: more ? String(items[items.length - 1]!.id) : undefined };
     }),
 

@@ -15,5 +15,7 @@ export const UserList = z.array(User);
 export const UserPage = z.object({ items: UserList, next: z.string().optional() });
 
 /** Optional keyset paging of the list, `?limit=N&cursor=…`, as the snippets' (the cursor from the previous page's Link). */
-export const UserListQuery = z.object({ limit: pageLimit.optional(), cursor: z.string().max(200).optional() }).optional();
+export const UserListQuery = z
+  .object({ limit: pageLimit.optional(), cursor: z.string().max(200).optional() })
+  .optional();
 export const UserId = z.object({ id: pk });

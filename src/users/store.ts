@@ -14,7 +14,9 @@ export interface Account extends AuthUser {
 
 /** An active user's account: a deactivated user has no password that works (`snippets deactivateuser`). */
 export async function accountByUsername(store: Store, username: string): Promise<Account | undefined> {
-  return lookup<Account>(store, 'SELECT id, username, password FROM users WHERE username = ? AND is_active = 1', [username]);
+  return lookup<Account>(store, 'SELECT id, username, password FROM users WHERE username = ? AND is_active = 1', [
+    username,
+  ]);
 }
 
 /** The active user a session names. */
@@ -27,8 +29,15 @@ export async function authUserByUsername(store: Store, username: string): Promis
   return row;
 }
 
-export async function insertUser(store: Store, fields: { username: string; password: string; email: string }): Promise<AuthUser> {
-  const user = await store.models.User.create({ username: fields.username, password: fields.password, email: fields.email });
+export async function insertUser(
+  store: Store,
+  fields: { username: string; password: string; email: string },
+): Promise<AuthUser> {
+  const user = await store.models.User.create({
+    username: fields.username,
+    password: fields.password,
+    email: fields.email,
+  });
   return { id: user.id, username: user.username };
 }
 
@@ -46,7 +55,9 @@ export async function updateActive(store: Store, username: string, active: boole
 export async function deleteUserCascading(store: Store, username: string): Promise<number | undefined> {
   const user = await store.models.User.findOne({ where: { username }, attributes: ['id'] });
   if (!user) return undefined;
-  const [owned] = await select<{ n: number }>(store, 'SELECT COUNT(*) AS n FROM snippets WHERE owner_id = ?', [user.id]);
+  const [owned] = await select<{ n: number }>(store, 'SELECT COUNT(*) AS n FROM snippets WHERE owner_id = ?', [
+    user.id,
+  ]);
   await store.models.User.destroy({ where: { id: user.id } });
   return Number(owned?.n ?? 0);
 }
@@ -62,18 +73,34 @@ export async function updatePasswordHash(store: Store, username: string, passwor
  * user's (src/store/page-budget.ts); and whether more follow. The users' counts first, then the users that fit and
  * their snippets, read as one range of owners in the (owner_id, created, id) index.
  */
-export async function usersAfter(store: Store, after: number, limit: number): Promise<{ items: User[]; more: boolean }> {
+export async function usersAfter(
+  store: Store,
+  after: number,
+  limit: number,
+): Promise<{ items: User[]; more: boolean }> {
   const counted = await select<{ id: number; n: number | string }>(
     store,
     'SELECT u.id, (SELECT COUNT(*) FROM snippets s WHERE s.owner_id = u.id) AS n FROM users u WHERE u.id > ? ORDER BY u.id LIMIT ?',
     [after, limit + 1],
   );
-  const kept = rowsWithin(counted.map((u) => u.n), limit, PAGE_IDS);
+  const kept = rowsWithin(
+    counted.map((u) => u.n),
+    limit,
+    PAGE_IDS,
+  );
   if (!kept) return { items: [], more: false };
   const range = [counted[0]!.id, counted[kept - 1]!.id];
   const [users, owned] = await Promise.all([
-    select<{ id: number; username: string }>(store, 'SELECT id, username FROM users WHERE id BETWEEN ? AND ? ORDER BY id', range),
-    select<{ id: number; owner_id: number }>(store, 'SELECT id, owner_id FROM snippets WHERE owner_id BETWEEN ? AND ? ORDER BY owner_id, created, id', range),
+    select<{ id: number; username: string }>(
+      store,
+      'SELECT id, username FROM users WHERE id BETWEEN ? AND ? ORDER BY id',
+      range,
+    ),
+    select<{ id: number; owner_id: number }>(
+      store,
+      'SELECT id, owner_id FROM snippets WHERE owner_id BETWEEN ? AND ? ORDER BY owner_id, created, id',
+      range,
+    ),
   ]);
   const byOwner = new Map<number, number[]>();
   for (const s of owned) {
@@ -81,13 +108,20 @@ export async function usersAfter(store: Store, after: number, limit: number): Pr
     if (ids) ids.push(s.id);
     else byOwner.set(s.owner_id, [s.id]);
   }
-  return { items: users.map((u) => ({ id: u.id, username: u.username, snippets: byOwner.get(u.id) ?? [] })), more: counted.length > kept };
+  return {
+    items: users.map((u) => ({ id: u.id, username: u.username, snippets: byOwner.get(u.id) ?? [] })),
+    more: counted.length > kept,
+  };
 }
 
 export async function userById(store: Store, id: number): Promise<User | undefined> {
-  const [user] = await select<{ id: number; username: string }>(store, 'SELECT id, username FROM users WHERE id = ?', [id]);
+  const [user] = await select<{ id: number; username: string }>(store, 'SELECT id, username FROM users WHERE id = ?', [
+    id,
+  ]);
   if (!user) return undefined;
-  const owned = await select<{ id: number }>(store, 'SELECT id FROM snippets WHERE owner_id = ? ORDER BY created, id', [id]);
+  const owned = await select<{ id: number }>(store, 'SELECT id FROM snippets WHERE owner_id = ? ORDER BY created, id', [
+    id,
+  ]);
   return { id: user.id, username: user.username, snippets: owned.map((s) => s.id) };
 }
 
@@ -95,6 +129,10 @@ export async function userById(store: Store, id: number): Promise<User | undefin
 export async function userIdsByUsername(store: Store, usernames: string[]): Promise<Map<string, number>> {
   const unique = [...new Set(usernames)];
   if (!unique.length) return new Map();
-  const rows = await select<AuthUser>(store, `SELECT id, username FROM users WHERE username IN (${unique.map(() => '?').join(', ')})`, unique);
+  const rows = await select<AuthUser>(
+    store,
+    `SELECT id, username FROM users WHERE username IN (${unique.map(() => '?').join(', ')})`,
+    unique,
+  );
   return new Map(rows.map((u) => [u.username, u.id]));
 }

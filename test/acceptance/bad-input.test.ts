@@ -23,7 +23,14 @@ describe('POST /snippets/ with bad input', () => {
     expect(res.body.detail).to.match(/^JSON parse error - /);
   });
 
-  for (const [body, type] of [['[1,2]', 'list'], ['"text"', 'str'], ['42', 'int'], ['1.5', 'float'], ['true', 'bool'], ['null', 'NoneType']]) {
+  for (const [body, type] of [
+    ['[1,2]', 'list'],
+    ['"text"', 'str'],
+    ['42', 'int'],
+    ['1.5', 'float'],
+    ['true', 'bool'],
+    ['null', 'NoneType'],
+  ]) {
     it(`a JSON ${type} instead of an object responds 400 non_field_errors`, async () => {
       const res = await post().type('json').send(body).expect(400);
       expect(res.body).to.deep.equal({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${type}.`] });
@@ -32,7 +39,11 @@ describe('POST /snippets/ with bad input', () => {
 
   it('invalid UTF-8 in a JSON body responds 400', async () => {
     const raw = Buffer.concat([Buffer.from('{"code":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
-    const res = await post().set('Content-Type', 'application/json').serialize(((b: Buffer) => b) as unknown as (obj: unknown) => string).send(raw).expect(400);
+    const res = await post()
+      .set('Content-Type', 'application/json')
+      .serialize(((b: Buffer) => b) as unknown as (obj: unknown) => string)
+      .send(raw)
+      .expect(400);
     expect(res.body.detail).to.match(/UTF-8/);
   });
 
@@ -69,7 +80,9 @@ describe('POST /snippets/ with bad input', () => {
   }
 
   it('too long, bad boolean and bad choices respond 400 with one message per field', async () => {
-    const res = await post().send({ title: 'a'.repeat(101), code: 'x', linenos: 'maybe', language: 'nope', style: 'nope' }).expect(400);
+    const res = await post()
+      .send({ title: 'a'.repeat(101), code: 'x', linenos: 'maybe', language: 'nope', style: 'nope' })
+      .expect(400);
     expect(res.body).to.deep.equal({
       title: ['Ensure this field has no more than 100 characters.'],
       linenos: ['Must be a valid boolean.'],
@@ -79,17 +92,23 @@ describe('POST /snippets/ with bad input', () => {
   });
 
   it('100,001 characters of code respond 400', async () => {
-    const res = await post().send({ code: 'a'.repeat(100001) }).expect(400);
+    const res = await post()
+      .send({ code: 'a'.repeat(100001) })
+      .expect(400);
     expect(res.body).to.deep.equal({ code: ['Ensure this field has no more than 100000 characters.'] });
   });
 
   it('100,001 emoji respond 400 as well', async () => {
-    const res = await post().send({ code: '😀'.repeat(100001) }).expect(400);
+    const res = await post()
+      .send({ code: '😀'.repeat(100001) })
+      .expect(400);
     expect(res.body).to.deep.equal({ code: ['Ensure this field has no more than 100000 characters.'] });
   });
 
   it('101 emoji in the title respond 400', async () => {
-    const res = await post().send({ code: 'x', title: '😀'.repeat(101) }).expect(400);
+    const res = await post()
+      .send({ code: 'x', title: '😀'.repeat(101) })
+      .expect(400);
     expect(res.body).to.have.property('title');
   });
 
@@ -103,13 +122,17 @@ describe('POST /snippets/ with bad input', () => {
     ['language', 5, '"5" is not a valid choice.'],
   ] as const) {
     it(`${field}: ${JSON.stringify(value)} (wrong type) responds 400 "${message}"`, async () => {
-      const res = await post().send({ code: 'x', [field]: value }).expect(400);
+      const res = await post()
+        .send({ code: 'x', [field]: value })
+        .expect(400);
       expect(res.body).to.deep.equal({ [field]: [message] });
     });
   }
 
   it('a body over the size limit responds 413 with detail', async () => {
-    const res = await post().send({ code: 'a'.repeat(2 * 1024 * 1024) }).expect(413);
+    const res = await post()
+      .send({ code: 'a'.repeat(2 * 1024 * 1024) })
+      .expect(413);
     expect(res.body).to.have.property('detail').that.is.a('string');
   });
 

@@ -43,9 +43,17 @@ describe('browsable API pages', () => {
   });
 
   it('GET /snippets/<pk>/ shows edit and delete forms to the owner only', async () => {
-    const owner = await api().get(`/snippets/${id}/`).set('Accept', HTML).set('Authorization', basic('alice')).expect(200);
+    const owner = await api()
+      .get(`/snippets/${id}/`)
+      .set('Accept', HTML)
+      .set('Authorization', basic('alice'))
+      .expect(200);
     expect(owner.text).to.include('id="edit-form"').and.include('id="delete-form"');
-    const other = await api().get(`/snippets/${id}/`).set('Accept', HTML).set('Authorization', basic('bob')).expect(200);
+    const other = await api()
+      .get(`/snippets/${id}/`)
+      .set('Accept', HTML)
+      .set('Authorization', basic('bob'))
+      .expect(200);
     expect(other.text).not.to.include('id="edit-form"');
   });
 

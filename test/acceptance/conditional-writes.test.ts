@@ -9,7 +9,12 @@ import { testStore } from '../support/runtime';
 const as = (user: string) => ({ Authorization: basic(user) });
 const PRECONDITION = { detail: 'The snippet has changed since the version named in If-Match.' };
 
-const revisionCount = async (id: number) => Number((await select<{ n: number }>(testStore(), 'SELECT COUNT(*) AS n FROM snippet_revisions WHERE snippet_id = ?', [id]))[0]!.n);
+const revisionCount = async (id: number) =>
+  Number(
+    (
+      await select<{ n: number }>(testStore(), 'SELECT COUNT(*) AS n FROM snippet_revisions WHERE snippet_id = ?', [id])
+    )[0]!.n,
+  );
 
 describe('conditional writes (If-Match)', () => {
   let id: number;
@@ -43,14 +48,24 @@ describe('conditional writes (If-Match)', () => {
 
   describe('PUT /snippets/<pk>/', () => {
     it('with the current ETag: 200, saved', async () => {
-      const res = await api().put(`/snippets/${id}/`).set(as('alice')).set('If-Match', etag).send({ code: 'v2' }).expect(200);
+      const res = await api()
+        .put(`/snippets/${id}/`)
+        .set(as('alice'))
+        .set('If-Match', etag)
+        .send({ code: 'v2' })
+        .expect(200);
       expect(res.body.code).to.equal('v2');
       expect(res.headers.etag, 'a PUT answers as it did without revisions').to.equal(undefined);
     });
 
     it('with an ETag of an earlier revision: 412 {"detail"}, nothing changes', async () => {
       await api().put(`/snippets/${id}/`).set(as('alice')).send({ code: 'v2' }).expect(200);
-      const res = await api().put(`/snippets/${id}/`).set(as('alice')).set('If-Match', etag).send({ code: 'stale' }).expect(412);
+      const res = await api()
+        .put(`/snippets/${id}/`)
+        .set(as('alice'))
+        .set('If-Match', etag)
+        .send({ code: 'stale' })
+        .expect(412);
       expect(res.body).to.deep.equal(PRECONDITION);
       expect(res.headers['content-type']).to.match(/^application\/json/);
       expect((await api().get(`/snippets/${id}/`).expect(200)).body.code).to.equal('v2');
@@ -62,7 +77,12 @@ describe('conditional writes (If-Match)', () => {
     });
 
     it('with several ETags: 200 when one of them is current, 412 when none is', async () => {
-      await api().put(`/snippets/${id}/`).set(as('alice')).set('If-Match', `"7", ${etag}`).send({ code: 'v2' }).expect(200);
+      await api()
+        .put(`/snippets/${id}/`)
+        .set(as('alice'))
+        .set('If-Match', `"7", ${etag}`)
+        .send({ code: 'v2' })
+        .expect(200);
       await api().put(`/snippets/${id}/`).set(as('alice')).set('If-Match', '"7", "1"').send({ code: 'v3' }).expect(412);
     });
 
@@ -80,7 +100,13 @@ describe('conditional writes (If-Match)', () => {
     it('N truly concurrent PUTs with the same ETag: exactly one 200, the others 412, one revision added', async () => {
       const N = 8;
       const answers = await Promise.all(
-        Array.from({ length: N }, (_, i) => api().put(`/snippets/${id}/`).set(as('alice')).set('If-Match', etag).send({ code: `writer ${i}` })),
+        Array.from({ length: N }, (_, i) =>
+          api()
+            .put(`/snippets/${id}/`)
+            .set(as('alice'))
+            .set('If-Match', etag)
+            .send({ code: `writer ${i}` }),
+        ),
       );
       const statuses = answers.map((r) => r.status).sort();
       expect(statuses).to.deep.equal([200, ...Array(N - 1).fill(412)]);
@@ -91,7 +117,14 @@ describe('conditional writes (If-Match)', () => {
 
     it('N concurrent PUTs without If-Match: every one saved, each as its own revision', async () => {
       const N = 6;
-      const answers = await Promise.all(Array.from({ length: N }, (_, i) => api().put(`/snippets/${id}/`).set(as('alice')).send({ code: `writer ${i}` })));
+      const answers = await Promise.all(
+        Array.from({ length: N }, (_, i) =>
+          api()
+            .put(`/snippets/${id}/`)
+            .set(as('alice'))
+            .send({ code: `writer ${i}` }),
+        ),
+      );
       expect(answers.map((r) => r.status)).to.deep.equal(Array(N).fill(200));
       const revisions = (await api().get(`/snippets/${id}/revisions/`).expect(200)).body as { revision: number }[];
       expect(revisions.map((r) => r.revision)).to.deep.equal([7, 6, 5, 4, 3, 2, 1]);
@@ -101,7 +134,9 @@ describe('conditional writes (If-Match)', () => {
   describe('DELETE /snippets/<pk>/', () => {
     it('with an ETag of an earlier revision: 412, the snippet stays', async () => {
       await api().put(`/snippets/${id}/`).set(as('alice')).send({ code: 'v2' }).expect(200);
-      expect((await api().delete(`/snippets/${id}/`).set(as('alice')).set('If-Match', etag).expect(412)).body).to.deep.equal(PRECONDITION);
+      expect(
+        (await api().delete(`/snippets/${id}/`).set(as('alice')).set('If-Match', etag).expect(412)).body,
+      ).to.deep.equal(PRECONDITION);
       await api().get(`/snippets/${id}/`).expect(200);
     });
 
@@ -116,7 +151,11 @@ describe('conditional writes (If-Match)', () => {
     it('with an ETag of an earlier revision: 412; with the current one: 200 and the new ETag', async () => {
       await api().put(`/snippets/${id}/`).set(as('alice')).send({ code: 'v2' }).expect(200);
       await api().post(`/snippets/${id}/revisions/1/restore/`).set(as('alice')).set('If-Match', etag).expect(412);
-      const res = await api().post(`/snippets/${id}/revisions/1/restore/`).set(as('alice')).set('If-Match', '"2"').expect(200);
+      const res = await api()
+        .post(`/snippets/${id}/revisions/1/restore/`)
+        .set(as('alice'))
+        .set('If-Match', '"2"')
+        .expect(200);
       expect(res.headers.etag).to.equal('"3"');
       expect(res.body.code).to.equal('v1');
     });
@@ -128,7 +167,16 @@ describe('conditional writes (If-Match)', () => {
     it('If-Match: * (or a tag) on PUT, DELETE and restore answers 404, not 412', async () => {
       const gone = id + 1000;
       for (const value of ['*', etag]) {
-        expect((await api().put(`/snippets/${gone}/`).set(as('alice')).set('If-Match', value).send({ code: 'x' }).expect(404)).body).to.deep.equal({ detail: 'Not found.' });
+        expect(
+          (
+            await api()
+              .put(`/snippets/${gone}/`)
+              .set(as('alice'))
+              .set('If-Match', value)
+              .send({ code: 'x' })
+              .expect(404)
+          ).body,
+        ).to.deep.equal({ detail: 'Not found.' });
         await api().delete(`/snippets/${gone}/`).set(as('alice')).set('If-Match', value).expect(404);
         await api().post(`/snippets/${gone}/revisions/1/restore/`).set(as('alice')).set('If-Match', value).expect(404);
       }
@@ -137,7 +185,11 @@ describe('conditional writes (If-Match)', () => {
 
   describe('/trpc', () => {
     it('takes ifMatch as an input field and answers 412 PRECONDITION_FAILED on a mismatch', async () => {
-      const stale = await api().post('/trpc/snippets.update').set(as('alice')).send({ id, code: 'x', ifMatch: '"5"' }).expect(412);
+      const stale = await api()
+        .post('/trpc/snippets.update')
+        .set(as('alice'))
+        .send({ id, code: 'x', ifMatch: '"5"' })
+        .expect(412);
       expect(stale.body.error.data.code).to.equal('PRECONDITION_FAILED');
       await api().post('/trpc/snippets.update').set(as('alice')).send({ id, code: 'x', ifMatch: etag }).expect(200);
     });

@@ -48,8 +48,15 @@ describe('expensive requests (diffs, searches)', function () {
 
     beforeEach(async () => {
       differ = new Differ({ workers: 1, timeoutMs: 600_000, maxChangedLines: 0 });
-      client = supertest(noting(createApp({ ...runtimeWith({ TRUST_PROXY: '1', EXPENSIVE_CONCURRENCY: '2' }), differ })));
-      attacks = ['203.0.113.1', '203.0.113.1', '203.0.113.2', '203.0.113.2'].map((a) => client.get(`/snippets/${huge}/revisions/2/diff/`).set(from(a)).then((r) => r));
+      client = supertest(
+        noting(createApp({ ...runtimeWith({ TRUST_PROXY: '1', EXPENSIVE_CONCURRENCY: '2' }), differ })),
+      );
+      attacks = ['203.0.113.1', '203.0.113.1', '203.0.113.2', '203.0.113.2'].map((a) =>
+        client
+          .get(`/snippets/${huge}/revisions/2/diff/`)
+          .set(from(a))
+          .then((r) => r),
+      );
       // All four counted and in the pool (one running, three waiting for its worker).
       await until(() => differ.load.pool === 4);
     });
@@ -64,8 +71,14 @@ describe('expensive requests (diffs, searches)', function () {
       const res = await client.get(`/snippets/${oneLine}/revisions/2/diff/`).set(from('198.51.100.7')).expect(200);
       expect(res.text).to.include('@@ -4997,9 +4997,9 @@').and.include('-line 5000\n+changed\n');
       expect(differ.load.pool).to.equal(4);
-      const saved = await client.post('/snippets/').set(as('alice')).send({ code: 'def f():\n    return 1\n', language: 'python' }).expect(201);
-      expect((await client.get(`/snippets/${saved.body.id}/highlight/`).expect(200)).text).to.include('<span class="hljs-keyword">def</span>');
+      const saved = await client
+        .post('/snippets/')
+        .set(as('alice'))
+        .send({ code: 'def f():\n    return 1\n', language: 'python' })
+        .expect(201);
+      expect((await client.get(`/snippets/${saved.body.id}/highlight/`).expect(200)).text).to.include(
+        '<span class="hljs-keyword">def</span>',
+      );
     });
 
     it("an attacker's third expensive request answers 429 with Retry-After, on REST and /trpc; another client's answers 200", async () => {
@@ -87,10 +100,13 @@ describe('expensive requests (diffs, searches)', function () {
     });
 
     it("a refused request takes no slot, and the attacker's slots free when its diffs end", async () => {
-      for (let i = 0; i < 3; i++) await client.get('/snippets/?search=line&limit=5').set(from('203.0.113.1')).expect(429);
+      for (let i = 0; i < 3; i++)
+        await client.get('/snippets/?search=line&limit=5').set(from('203.0.113.1')).expect(429);
       await differ.close();
       for (const res of await Promise.all(attacks)) expect(res.status).to.equal(422);
-      await Promise.all([1, 2].map(() => client.get('/snippets/?search=line&limit=5').set(from('203.0.113.1')).expect(200)));
+      await Promise.all(
+        [1, 2].map(() => client.get('/snippets/?search=line&limit=5').set(from('203.0.113.1')).expect(200)),
+      );
     });
   });
 
@@ -104,7 +120,9 @@ describe('expensive requests (diffs, searches)', function () {
         const res = await client.get(`/snippets/${wide}/revisions/2/diff/`).expect(422);
         expect(res.body.detail).to.match(/^These revisions differ too much/);
         const narrow = await snippetWith('a\n'.repeat(60), 'b\n'.repeat(60));
-        expect((await client.get(`/snippets/${narrow}/revisions/2/diff/`).expect(200)).text).to.include('@@ -1,60 +1,60 @@');
+        expect((await client.get(`/snippets/${narrow}/revisions/2/diff/`).expect(200)).text).to.include(
+          '@@ -1,60 +1,60 @@',
+        );
       } finally {
         await differ.close();
       }

@@ -16,7 +16,10 @@ describe('code as a file part (multipart/form-data)', () => {
 
   it('POST stores the file text exactly: CRLF, tabs, trailing newlines, non-ASCII and emoji, a byte-order mark', async () => {
     const withBom = `\ufeff${TEXT}`;
-    const res = await post().attach('code', Buffer.from(withBom, 'utf8'), 'main.rs').field('language', 'rust').expect(201);
+    const res = await post()
+      .attach('code', Buffer.from(withBom, 'utf8'), 'main.rs')
+      .field('language', 'rust')
+      .expect(201);
     expect(res.body).to.include({ code: withBom, language: 'rust', title: '', owner: 'alice' });
     const got = await api().get(`/snippets/${res.body.id}/`).expect(200);
     expect(Buffer.from(got.body.code, 'utf8').equals(Buffer.from(withBom, 'utf8'))).to.equal(true);
@@ -33,7 +36,12 @@ describe('code as a file part (multipart/form-data)', () => {
 
   it('PUT replaces the code with a file part', async () => {
     const created = await post().send({ code: 'old' }).expect(201);
-    const res = await api().put(`/snippets/${created.body.id}/`).set('Authorization', basic('alice')).attach('code', Buffer.from(TEXT), 'main.rs').field('language', 'rust').expect(200);
+    const res = await api()
+      .put(`/snippets/${created.body.id}/`)
+      .set('Authorization', basic('alice'))
+      .attach('code', Buffer.from(TEXT), 'main.rs')
+      .field('language', 'rust')
+      .expect(200);
     expect(res.body).to.include({ code: TEXT, language: 'rust' });
   });
 
@@ -59,23 +67,45 @@ describe('code as a file part (multipart/form-data)', () => {
   /** A multipart body of `parts` (each its Content-Disposition parameters and content), for parts superagent cannot make. */
   const multipart = (parts: [string, string][]) => {
     const boundary = 'b0undary';
-    const body = parts.map(([disposition, content]) => `--${boundary}\r\nContent-Disposition: form-data; ${disposition}\r\n\r\n${content}\r\n`).join('');
+    const body = parts
+      .map(
+        ([disposition, content]) =>
+          `--${boundary}\r\nContent-Disposition: form-data; ${disposition}\r\n\r\n${content}\r\n`,
+      )
+      .join('');
     return post().set('Content-Type', `multipart/form-data; boundary=${boundary}`).send(`${body}--${boundary}--\r\n`);
   };
-  const files = (n: number, disposition: (i: number) => string) => Array.from({ length: n }, (_, i): [string, string] => [disposition(i), `ignored ${i}`]);
+  const files = (n: number, disposition: (i: number) => string) =>
+    Array.from({ length: n }, (_, i): [string, string] => [disposition(i), `ignored ${i}`]);
 
   it('finds code after ten file parts without a name, or of names it ignores', async () => {
-    const unnamed = await multipart([...files(10, (i) => `filename="x${i}.txt"`), ['name="code"; filename="main.rs"', 'fn main() {}']]).expect(201);
+    const unnamed = await multipart([
+      ...files(10, (i) => `filename="x${i}.txt"`),
+      ['name="code"; filename="main.rs"', 'fn main() {}'],
+    ]).expect(201);
     expect(unnamed.body.code).to.equal('fn main() {}');
-    const ignored = await multipart([...files(50, (i) => `name="other${i}"; filename="x${i}.txt"`), ['name="code"; filename="main.rs"', 'x']]).expect(201);
+    const ignored = await multipart([
+      ...files(50, (i) => `name="other${i}"; filename="x${i}.txt"`),
+      ['name="code"; filename="main.rs"', 'x'],
+    ]).expect(201);
     expect(ignored.body.code).to.equal('x');
   });
 
   it('more file parts or fields than it reads is a 400 that says so, not a missing field', async () => {
-    const tooManyFiles = await multipart([...files(MULTIPART_LIMITS.files + 1, (i) => `filename="x${i}.txt"`), ['name="code"', 'x']]).expect(400);
-    expect(tooManyFiles.body).to.deep.equal({ detail: `Multipart form parse error - More than ${MULTIPART_LIMITS.files} file parts.` });
-    const tooManyFields = await multipart([...files(MULTIPART_LIMITS.fields + 1, (i) => `name="f${i}"`), ['name="code"', 'x']]).expect(400);
-    expect(tooManyFields.body).to.deep.equal({ detail: `Multipart form parse error - More than ${MULTIPART_LIMITS.fields} fields.` });
+    const tooManyFiles = await multipart([
+      ...files(MULTIPART_LIMITS.files + 1, (i) => `filename="x${i}.txt"`),
+      ['name="code"', 'x'],
+    ]).expect(400);
+    expect(tooManyFiles.body).to.deep.equal({
+      detail: `Multipart form parse error - More than ${MULTIPART_LIMITS.files} file parts.`,
+    });
+    const tooManyFields = await multipart([
+      ...files(MULTIPART_LIMITS.fields + 1, (i) => `name="f${i}"`),
+      ['name="code"', 'x'],
+    ]).expect(400);
+    expect(tooManyFields.body).to.deep.equal({
+      detail: `Multipart form parse error - More than ${MULTIPART_LIMITS.fields} fields.`,
+    });
   });
 
   it('the last of a field and a file part of one name wins, in the order they came', async () => {

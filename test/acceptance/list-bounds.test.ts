@@ -13,13 +13,16 @@ function linkNext(header: string | undefined): string | undefined {
   return m ? new URL(m[1]!).pathname + new URL(m[1]!).search : undefined;
 }
 
-const trpcQuery = (procedure: string, input?: unknown) => `/trpc/${procedure}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`;
+const trpcQuery = (procedure: string, input?: unknown) =>
+  `/trpc/${procedure}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`;
 
 /** The characters of text the service read from the database while `work` ran, counted at the driver. */
 async function charsRead(store: Store, work: () => Promise<unknown>): Promise<number> {
   let chars = 0;
   const count = (rows: unknown) => {
-    if (Array.isArray(rows)) for (const row of rows) for (const v of Object.values(row as object)) if (typeof v === 'string') chars += v.length;
+    if (Array.isArray(rows))
+      for (const row of rows)
+        for (const v of Object.values(row as object)) if (typeof v === 'string') chars += v.length;
   };
   if (isSqlite(store)) {
     const all = sqlite3.Statement.prototype.all;
@@ -38,7 +41,11 @@ async function charsRead(store: Store, work: () => Promise<unknown>): Promise<nu
   const execute = pool.execute;
   pool.execute = function (this: typeof pool, ...args: unknown[]) {
     const callback = args.pop() as (err: Error | null, rows: unknown) => void;
-    return (execute as (...a: unknown[]) => unknown).call(this, ...args, (err: Error | null, rows: unknown) => (count(rows), callback(err, rows)));
+    return (execute as (...a: unknown[]) => unknown).call(
+      this,
+      ...args,
+      (err: Error | null, rows: unknown) => (count(rows), callback(err, rows)),
+    );
   } as typeof execute;
   try {
     await work();
@@ -62,7 +69,12 @@ describe('bounded lists', () => {
     // In chunks: one INSERT of everything would exceed MariaDB's max_allowed_packet.
     const chunk = Math.max(1, Math.floor(4_000_000 / (size + 100)));
     for (let from = 0; from < n; from += chunk) {
-      const rows = Array.from({ length: Math.min(chunk, n - from) }, (_, i) => ({ code, title: `t${from + i}`, ownerId, created: new Date(base + from + i) }));
+      const rows = Array.from({ length: Math.min(chunk, n - from) }, (_, i) => ({
+        code,
+        title: `t${from + i}`,
+        ownerId,
+        created: new Date(base + from + i),
+      }));
       await testStore().models.Snippet.bulkCreate(rows);
     }
   }
@@ -73,7 +85,10 @@ describe('bounded lists', () => {
       const size = 1000;
       await manySnippets(10_000, size);
       let res: { body: { result: { data: { items: { title: string }[]; next?: string } } } } | undefined;
-      const read = await charsRead(testStore(), async () => (res = await api().get(trpcQuery('snippets.list')).expect(200)));
+      const read = await charsRead(
+        testStore(),
+        async () => (res = await api().get(trpcQuery('snippets.list')).expect(200)),
+      );
       const page = res!.body.result.data;
       expect(page.items).to.have.length(DEFAULT_PAGE);
       expect(page.items.map((s) => s.title)).to.deep.equal(Array.from({ length: DEFAULT_PAGE }, (_, i) => `t${i}`));
@@ -81,8 +96,15 @@ describe('bounded lists', () => {
       // The whole list is 10,000,000 characters of code; a page and its lookahead row are about 101,000.
       expect(read).to.be.below(3 * (DEFAULT_PAGE + 1) * (size + 100));
       // The cursor goes on where the page stopped.
-      const second = (await api().get(trpcQuery('snippets.list', { limit: 2, cursor: page.next })).expect(200)).body.result.data;
-      expect(second.items.map((s: { title: string }) => s.title)).to.deep.equal([`t${DEFAULT_PAGE}`, `t${DEFAULT_PAGE + 1}`]);
+      const second = (
+        await api()
+          .get(trpcQuery('snippets.list', { limit: 2, cursor: page.next }))
+          .expect(200)
+      ).body.result.data;
+      expect(second.items.map((s: { title: string }) => s.title)).to.deep.equal([
+        `t${DEFAULT_PAGE}`,
+        `t${DEFAULT_PAGE + 1}`,
+      ]);
     });
   });
 
@@ -93,7 +115,15 @@ describe('bounded lists', () => {
 
     it('/trpc snippets.list with limit 1000 stops at PAGE_BYTES (one snippet past it at most), with a cursor to the rest', async () => {
       let body = '';
-      const read = await charsRead(testStore(), async () => (body = (await api().get(trpcQuery('snippets.list', { limit: 1000 })).expect(200)).text));
+      const read = await charsRead(
+        testStore(),
+        async () =>
+          (body = (
+            await api()
+              .get(trpcQuery('snippets.list', { limit: 1000 }))
+              .expect(200)
+          ).text),
+      );
       const page = JSON.parse(body).result.data as { items: unknown[]; next?: string };
       expect(page.items.length).to.be.within(1, Math.floor(PAGE_BYTES / size));
       expect(page.next).to.be.a('string');
@@ -115,8 +145,18 @@ describe('bounded lists', () => {
     });
 
     it("the browsable list's Previous cursor names a page of the same bound (snippets.previousPage)", async () => {
-      const list = async (cursor?: string) => (await api().get(trpcQuery('snippets.list', { limit: 1000, cursor })).expect(200)).body.result.data as { items: { title: string }[]; next?: string };
-      const previous = async (cursor: string) => (await api().get(trpcQuery('snippets.previousPage', { limit: 1000, cursor })).expect(200)).body.result.data as { cursor?: string } | null;
+      const list = async (cursor?: string) =>
+        (
+          await api()
+            .get(trpcQuery('snippets.list', { limit: 1000, cursor }))
+            .expect(200)
+        ).body.result.data as { items: { title: string }[]; next?: string };
+      const previous = async (cursor: string) =>
+        (
+          await api()
+            .get(trpcQuery('snippets.previousPage', { limit: 1000, cursor }))
+            .expect(200)
+        ).body.result.data as { cursor?: string } | null;
       const first = await list();
       const second = await list(first.next);
       const back = await previous(second.next!);
@@ -126,7 +166,9 @@ describe('bounded lists', () => {
 
     it('GET /snippets/ without a limit is still the whole array, streamed', async () => {
       const res = await api().get('/snippets/').expect(200);
-      expect(res.body.map((s: { title: string }) => s.title)).to.deep.equal(Array.from({ length: count }, (_, i) => `t${i}`));
+      expect(res.body.map((s: { title: string }) => s.title)).to.deep.equal(
+        Array.from({ length: count }, (_, i) => `t${i}`),
+      );
     });
   });
 
@@ -135,12 +177,16 @@ describe('bounded lists', () => {
     const count = 30;
     let id: number;
     beforeEach(async () => {
-      id = (await api().post('/snippets/').set('Authorization', basic('alice')).send({ code: 'first' }).expect(201)).body.id;
+      id = (await api().post('/snippets/').set('Authorization', basic('alice')).send({ code: 'first' }).expect(201))
+        .body.id;
       const code = 'y'.repeat(size);
       for (let n = 2; n <= count; n++) {
-        await testStore().sequelize.query('INSERT INTO snippet_revisions (snippet_id, n, saved, title, code, linenos, language, style) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', {
-          replacements: [id, n, new Date(), `r${n}`, code, false, 'python', 'friendly'],
-        });
+        await testStore().sequelize.query(
+          'INSERT INTO snippet_revisions (snippet_id, n, saved, title, code, linenos, language, style) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+          {
+            replacements: [id, n, new Date(), `r${n}`, code, false, 'python', 'friendly'],
+          },
+        );
       }
     });
 
@@ -174,16 +220,25 @@ describe('bounded lists', () => {
   describe('users', () => {
     /** `n` users made straight in the table (a password hash costs 100 ms), named u0, u1, … */
     async function manyUsers(n: number): Promise<number[]> {
-      await testStore().models.User.bulkCreate(Array.from({ length: n }, (_, i) => ({ username: `u${i}`, password: '!', email: '' })));
+      await testStore().models.User.bulkCreate(
+        Array.from({ length: n }, (_, i) => ({ username: `u${i}`, password: '!', email: '' })),
+      );
       const rows = await testStore().models.User.findAll({ attributes: ['id'], order: [['id', 'ASC']] });
       return rows.map((u) => u.id).filter((id) => id !== ownerId);
     }
 
     it('/trpc users.list without a limit answers the first page of DEFAULT_PAGE users and a cursor to the rest', async () => {
       const ids = await manyUsers(DEFAULT_PAGE + 50);
-      const first = (await api().get(trpcQuery('users.list')).expect(200)).body.result.data as { items: { id: number }[]; next?: string };
+      const first = (await api().get(trpcQuery('users.list')).expect(200)).body.result.data as {
+        items: { id: number }[];
+        next?: string;
+      };
       expect(first.items).to.have.length(DEFAULT_PAGE);
-      const second = (await api().get(trpcQuery('users.list', { cursor: first.next })).expect(200)).body.result.data as { items: { id: number }[]; next?: string };
+      const second = (
+        await api()
+          .get(trpcQuery('users.list', { cursor: first.next }))
+          .expect(200)
+      ).body.result.data as { items: { id: number }[]; next?: string };
       expect(second.next).to.equal(undefined);
       expect([...first.items, ...second.items].map((u) => u.id)).to.deep.equal([ownerId, ...ids]);
     });
@@ -195,7 +250,9 @@ describe('bounded lists', () => {
       const rest = await api().get(linkNext(first.headers.link)!).expect(200);
       expect(rest.body.map((u: { id: number }) => u.id)).to.deep.equal(ids.slice(1));
       expect(rest.headers).not.to.have.property('link');
-      expect((await api().get('/users/?limit=2&cursor=abc').expect(404)).body).to.deep.equal({ detail: 'Invalid cursor' });
+      expect((await api().get('/users/?limit=2&cursor=abc').expect(404)).body).to.deep.equal({
+        detail: 'Invalid cursor',
+      });
     });
 
     it("a page of users stops once their snippets' ids reach PAGE_IDS; GET /users/ is still every user with every id, streamed", async function () {
@@ -204,10 +261,16 @@ describe('bounded lists', () => {
       // alice owns PAGE_IDS snippets: her record alone fills a page, and bob's one snippet is past it.
       const base = Date.now() - 3600_000;
       for (let from = 0; from < PAGE_IDS; from += 5000) {
-        await testStore().models.Snippet.bulkCreate(Array.from({ length: 5000 }, (_, i) => ({ code: 'x', ownerId, created: new Date(base + from + i) })));
+        await testStore().models.Snippet.bulkCreate(
+          Array.from({ length: 5000 }, (_, i) => ({ code: 'x', ownerId, created: new Date(base + from + i) })),
+        );
       }
       await testStore().models.Snippet.bulkCreate([{ code: 'y', ownerId: bob }]);
-      const page = (await api().get(trpcQuery('users.list', { limit: 10 })).expect(200)).body.result.data as { items: { id: number; snippets: number[] }[]; next?: string };
+      const page = (
+        await api()
+          .get(trpcQuery('users.list', { limit: 10 }))
+          .expect(200)
+      ).body.result.data as { items: { id: number; snippets: number[] }[]; next?: string };
       expect(page.items.map((u) => u.id)).to.deep.equal([ownerId]);
       expect(page.items[0]!.snippets).to.have.length(PAGE_IDS);
       expect(page.next).to.be.a('string');

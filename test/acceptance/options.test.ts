@@ -28,7 +28,13 @@ describe('OPTIONS', () => {
     const res = await api().options('/snippets/').set('Authorization', basic('alice')).expect(200);
     const post = res.body.actions.POST;
     expect(Object.keys(post)).to.deep.equal(['id', 'owner', 'title', 'code', 'linenos', 'language', 'style']);
-    expect(post.title).to.deep.equal({ type: 'string', required: false, read_only: false, label: 'Title', max_length: 100 });
+    expect(post.title).to.deep.equal({
+      type: 'string',
+      required: false,
+      read_only: false,
+      label: 'Title',
+      max_length: 100,
+    });
     expect(post.code).to.include({ type: 'string', required: true });
     const languages = post.language.choices.map((c: { value: string }) => c.value);
     const styles = post.style.choices.map((c: { value: string }) => c.value);
@@ -39,8 +45,12 @@ describe('OPTIONS', () => {
   });
 
   it('/snippets/<pk>/ offers PUT to the owner only', async () => {
-    expect((await api().options(`/snippets/${id}/`).set('Authorization', basic('alice')).expect(200)).body.actions).to.have.keys(['PUT']);
-    expect((await api().options(`/snippets/${id}/`).set('Authorization', basic('bob')).expect(200)).body).not.to.have.property('actions');
+    expect(
+      (await api().options(`/snippets/${id}/`).set('Authorization', basic('alice')).expect(200)).body.actions,
+    ).to.have.keys(['PUT']);
+    expect(
+      (await api().options(`/snippets/${id}/`).set('Authorization', basic('bob')).expect(200)).body,
+    ).not.to.have.property('actions');
     expect((await api().options(`/snippets/${id}/`).expect(200)).body).not.to.have.property('actions');
   });
 

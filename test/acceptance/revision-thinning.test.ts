@@ -28,15 +28,30 @@ describe('revision thinning', () => {
     await makeUser('alice');
   });
 
-  const numbers = async (id: number) => ((await api().get(`/snippets/${id}/revisions/`).expect(200)).body as { revision: number }[]).map((r) => r.revision);
+  const numbers = async (id: number) =>
+    ((await api().get(`/snippets/${id}/revisions/`).expect(200)).body as { revision: number }[]).map((r) => r.revision);
 
   /** `saves` saves on the clock's day, a minute apart, code `v<n>`; then the clock moves to the next day. */
   async function day(id: number | undefined, saves: number, first: number): Promise<number> {
     let snippet = id;
     for (let n = first; n < first + saves; n++) {
       clock += 60_000;
-      if (snippet === undefined) snippet = ((await at().post('/snippets/').set(as).send({ code: `v${n}` }).expect(201)).body as { id: number }).id;
-      else await at().put(`/snippets/${snippet}/`).set(as).send({ code: `v${n}` }).expect(200);
+      if (snippet === undefined)
+        snippet = (
+          (
+            await at()
+              .post('/snippets/')
+              .set(as)
+              .send({ code: `v${n}` })
+              .expect(201)
+          ).body as { id: number }
+        ).id;
+      else
+        await at()
+          .put(`/snippets/${snippet}/`)
+          .set(as)
+          .send({ code: `v${n}` })
+          .expect(200);
     }
     clock += DAY;
     return snippet!;

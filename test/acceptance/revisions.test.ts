@@ -20,7 +20,12 @@ async function put(id: number, body: Record<string, unknown>): Promise<void> {
   await api().put(`/snippets/${id}/`).set(as('alice')).send(body).expect(200);
 }
 
-const revisionCount = async (id: number) => Number((await select<{ n: number }>(testStore(), 'SELECT COUNT(*) AS n FROM snippet_revisions WHERE snippet_id = ?', [id]))[0]!.n);
+const revisionCount = async (id: number) =>
+  Number(
+    (
+      await select<{ n: number }>(testStore(), 'SELECT COUNT(*) AS n FROM snippet_revisions WHERE snippet_id = ?', [id])
+    )[0]!.n,
+  );
 
 describe('/snippets/<pk>/revisions/', () => {
   let id: number;
@@ -38,8 +43,23 @@ describe('/snippets/<pk>/revisions/', () => {
       const res = await api().get(`/snippets/${id}/revisions/`).expect(200);
       expect(res.headers['content-type']).to.match(/^application\/json/);
       expect(res.body.map((r: { revision: number }) => r.revision)).to.deep.equal([3, 2, 1]);
-      expect(Object.keys(res.body[0])).to.deep.equal(['revision', 'saved', 'title', 'code', 'linenos', 'language', 'style']);
-      expect(res.body[0]).to.include({ revision: 3, title: 'second', code: 'a = 2\nb = 3\n', linenos: false, language: 'ruby', style: 'friendly' });
+      expect(Object.keys(res.body[0])).to.deep.equal([
+        'revision',
+        'saved',
+        'title',
+        'code',
+        'linenos',
+        'language',
+        'style',
+      ]);
+      expect(res.body[0]).to.include({
+        revision: 3,
+        title: 'second',
+        code: 'a = 2\nb = 3\n',
+        linenos: false,
+        language: 'ruby',
+        style: 'friendly',
+      });
       expect(res.body[2]).to.include({ revision: 1, title: 'first', code: 'a = 1\n', language: 'python' });
       for (const r of res.body) expect(new Date(r.saved).toISOString()).to.equal(r.saved);
       expect(Date.parse(res.body[0].saved)).to.be.at.least(Date.parse(res.body[2].saved));
@@ -51,7 +71,9 @@ describe('/snippets/<pk>/revisions/', () => {
       const next = /<([^>]+)>; rel="next"/.exec(String(first.headers.link))?.[1];
       expect(next).to.be.a('string');
       const url = new URL(next!);
-      const second = await api().get(url.pathname + url.search).expect(200);
+      const second = await api()
+        .get(url.pathname + url.search)
+        .expect(200);
       expect(second.body.map((r: { revision: number }) => r.revision)).to.deep.equal([1]);
       expect(second.headers.link).to.equal(undefined);
     });
@@ -92,7 +114,11 @@ describe('/snippets/<pk>/revisions/', () => {
 
     it('diffs from ?from=m', async () => {
       const res = await api().get(`/snippets/${id}/revisions/3/diff/?from=1`).expect(200);
-      expect(res.text).to.include('-a = 1').and.include('+a = 2').and.include('+b = 3').and.include('revision 1, title "first"');
+      expect(res.text)
+        .to.include('-a = 1')
+        .and.include('+a = 2')
+        .and.include('+b = 3')
+        .and.include('revision 1, title "first"');
     });
 
     it('answers an empty body when the code is the same', async () => {
@@ -128,7 +154,13 @@ describe('/snippets/<pk>/revisions/', () => {
     });
 
     it('of two 100,000-character codes too unlike to diff within the deadline: 422 {"detail"}, the event loop free meanwhile', async () => {
-      const big = (await api().post('/snippets/').set(as('alice')).send({ code: 'a\n'.repeat(50000) }).expect(201)).body.id;
+      const big = (
+        await api()
+          .post('/snippets/')
+          .set(as('alice'))
+          .send({ code: 'a\n'.repeat(50000) })
+          .expect(201)
+      ).body.id;
       await put(big, { code: 'b\n'.repeat(50000) });
       const order: string[] = [];
       // The differ's diff, watched: `started` resolves once the request has handed it its job.
@@ -143,17 +175,25 @@ describe('/snippets/<pk>/revisions/', () => {
       };
       let res;
       try {
-        const diff = api().get(`/snippets/${big}/revisions/2/diff/`).then((res) => (order.push('diff'), res));
+        const diff = api()
+          .get(`/snippets/${big}/revisions/2/diff/`)
+          .then((res) => (order.push('diff'), res));
         // Answered while the diff runs: the diff is computed off the event loop.
         await diffStarted;
-        await api().get('/healthz').expect(200).then(() => order.push('healthz'));
+        await api()
+          .get('/healthz')
+          .expect(200)
+          .then(() => order.push('healthz'));
         res = await diff;
       } finally {
         if (own) Object.defineProperty(differ, 'diff', own);
         else delete (differ as Partial<typeof differ>).diff;
       }
       expect(res.status).to.equal(422);
-      expect(res.body).to.deep.equal({ detail: 'These revisions differ too much to be diffed within the deadline; diff two revisions closer to each other.' });
+      expect(res.body).to.deep.equal({
+        detail:
+          'These revisions differ too much to be diffed within the deadline; diff two revisions closer to each other.',
+      });
       expect(order).to.deep.equal(['healthz', 'diff']);
     });
 
@@ -166,9 +206,17 @@ describe('/snippets/<pk>/revisions/', () => {
   });
 
   describe('POST /snippets/<pk>/revisions/<n>/restore/', () => {
-    it('as the owner: responds 200 with the snippet at revision n\'s fields, stored as a new revision, highlighted again', async () => {
+    it("as the owner: responds 200 with the snippet at revision n's fields, stored as a new revision, highlighted again", async () => {
       const res = await api().post(`/snippets/${id}/revisions/1/restore/`).set(as('alice')).expect(200);
-      expect(res.body).to.deep.equal({ id, owner: 'alice', title: 'first', code: 'a = 1\n', linenos: false, language: 'python', style: 'friendly' });
+      expect(res.body).to.deep.equal({
+        id,
+        owner: 'alice',
+        title: 'first',
+        code: 'a = 1\n',
+        linenos: false,
+        language: 'python',
+        style: 'friendly',
+      });
       expect(res.headers.etag).to.equal('"4"');
       expect((await api().get(`/snippets/${id}/`).expect(200)).body).to.deep.equal(res.body);
       const [latest] = (await api().get(`/snippets/${id}/revisions/?limit=1`).expect(200)).body;
@@ -199,10 +247,17 @@ describe('/snippets/<pk>/revisions/', () => {
     it('with a session: refuses a restore without the CSRF token (403), does it with the token', async () => {
       const agent = supertest.agent(app());
       const page = await agent.get('/api-auth/login/').expect(200);
-      const csrf = () => /csrftoken=([^;]+)/.exec(([] as string[]).concat(page.headers['set-cookie'] ?? []).join(';'))?.[1] ?? '';
+      const csrf = () =>
+        /csrftoken=([^;]+)/.exec(([] as string[]).concat(page.headers['set-cookie'] ?? []).join(';'))?.[1] ?? '';
       let token = csrf();
-      const login = await agent.post('/api-auth/login/').set('X-CSRFToken', token).type('form').send({ username: 'alice', password: 'alicepass' }).expect(302);
-      token = /csrftoken=([^;]+)/.exec(([] as string[]).concat(login.headers['set-cookie'] ?? []).join(';'))?.[1] ?? token;
+      const login = await agent
+        .post('/api-auth/login/')
+        .set('X-CSRFToken', token)
+        .type('form')
+        .send({ username: 'alice', password: 'alicepass' })
+        .expect(302);
+      token =
+        /csrftoken=([^;]+)/.exec(([] as string[]).concat(login.headers['set-cookie'] ?? []).join(';'))?.[1] ?? token;
       const refused = await agent.post(`/snippets/${id}/revisions/1/restore/`).expect(403);
       expect(refused.body.detail).to.match(/^CSRF Failed/);
       expect(await revisionCount(id)).to.equal(3);
@@ -238,7 +293,7 @@ describe('/snippets/<pk>/revisions/', () => {
   });
 
   describe('DELETE /snippets/<pk>/', () => {
-    it('deletes the snippet\'s revisions with it', async () => {
+    it("deletes the snippet's revisions with it", async () => {
       const other = await create({ code: 'kept' });
       await api().delete(`/snippets/${id}/`).set(as('alice')).expect(204);
       expect(await revisionCount(id)).to.equal(0);

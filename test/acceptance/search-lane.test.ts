@@ -22,7 +22,11 @@ import { eventually, statementsRunning } from '../support/engine';
 import { suiteLogger } from '../support/log';
 import { testStore } from '../support/runtime';
 
-const outcome = <T>(p: Promise<T>) => p.then((value) => ({ value }), (error: Error & { code?: string }) => ({ error }));
+const outcome = <T>(p: Promise<T>) =>
+  p.then(
+    (value) => ({ value }),
+    (error: Error & { code?: string }) => ({ error }),
+  );
 
 let markers = 0;
 const marker = () => `lane_${process.pid}_${Date.now()}_${markers++}`;
@@ -33,7 +37,10 @@ const marker = () => `lane_${process.pid}_${Date.now()}_${markers++}`;
  */
 const forever = (store: Store, m: string) =>
   isSqlite(store)
-    ? { sql: `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ?) SELECT count(*) AS ${m} FROM c`, params: [1e10] }
+    ? {
+        sql: `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ?) SELECT count(*) AS ${m} FROM c`,
+        params: [1e10],
+      }
     : { sql: `SELECT SUM(MD5(seq) > ?) AS ${m} FROM seq_1_to_100000000000`, params: ['lane'] };
 
 describe('searches on a lane of their own', function () {
@@ -43,18 +50,30 @@ describe('searches on a lane of their own', function () {
 
   const sqlite = () => isSqlite(testStore());
   /** A runtime of the test's own on the suite's database (SQLite: a file, for its readers), one user and snippet in it. */
-  async function open(settings: Record<string, string>): Promise<{ store: Store; api: ReturnType<typeof supertest>; id: number }> {
-    const url: Record<string, string> = sqlite() ? { DATABASE_URL: `sqlite:${path.join(dir, `db${markers++}.sqlite3`)}` } : {};
+  async function open(
+    settings: Record<string, string>,
+  ): Promise<{ store: Store; api: ReturnType<typeof supertest>; id: number }> {
+    const url: Record<string, string> = sqlite()
+      ? { DATABASE_URL: `sqlite:${path.join(dir, `db${markers++}.sqlite3`)}` }
+      : {};
     runtime = createRuntime(testConfig({ ...url, ...settings }), { log: suiteLogger });
     const { store } = runtime;
     if (isSqlite(store)) await configureWriter(store);
     await migrate(store);
     const user = await createUser(store, 'alice', 'alicepass', { iterations: 1000 });
-    const snippet = await store.models.Snippet.create({ code: 'print("zq_rare_marker")', title: '', language: 'python', ownerId: user.id });
+    const snippet = await store.models.Snippet.create({
+      code: 'print("zq_rare_marker")',
+      title: '',
+      language: 'python',
+      ownerId: user.id,
+    });
     return { store, api: supertest(createApp(runtime)), id: snippet.id };
   }
   /** Whether `n` statements holding `m` run: SQLite, the lane's readers all taken; MySQL/MariaDB, in the process list. */
-  const running = (store: Store, m: string, n: number) => async () => (isSqlite(store) ? store.search.readers !== undefined && store.search.idleReaders.length === 0 && n > 0 : (await statementsRunning(store.sequelize, m)) === n);
+  const running = (store: Store, m: string, n: number) => async () =>
+    isSqlite(store)
+      ? store.search.readers !== undefined && store.search.idleReaders.length === 0 && n > 0
+      : (await statementsRunning(store.sequelize, m)) === n;
 
   before(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'snippets-lane-'))));
   beforeEach(() => resetDatabase());
@@ -68,12 +87,19 @@ describe('searches on a lane of their own', function () {
     // As many read connections as search ones: had the searches' statements taken the readers, these reads would wait
     // for them until the test's timeout (a hang detector). No deadline ends them sooner: with a shorter
     // DATABASE_TIMEOUT_MS, MariaDB's max_statement_time would end statements on the read pool before the reads' own.
-    const { store, api, id } = await open({ SEARCH_POOL_MAX: '2', DATABASE_POOL_MAX: '2', SEARCH_TIMEOUT_MS: '600000', DATABASE_TIMEOUT_MS: '600000' });
+    const { store, api, id } = await open({
+      SEARCH_POOL_MAX: '2',
+      DATABASE_POOL_MAX: '2',
+      SEARCH_TIMEOUT_MS: '600000',
+      DATABASE_TIMEOUT_MS: '600000',
+    });
     const width = isSqlite(store) ? store.search.width : 2;
     const client = new AbortController();
     const m = marker();
     const { sql, params } = forever(store, m);
-    const held = Array.from({ length: width }, () => outcome(cancelledWith(client.signal, () => select(store, sql, params, 'search'))));
+    const held = Array.from({ length: width }, () =>
+      outcome(cancelledWith(client.signal, () => select(store, sql, params, 'search'))),
+    );
     try {
       await eventually(running(store, m, width));
       const detail = await api.get(`/snippets/${id}/`);
@@ -86,12 +112,20 @@ describe('searches on a lane of their own', function () {
       client.abort();
       await Promise.all(held);
       // Stopped in the engine before the runtime (and its killer) closes, not left running for hours.
-      await eventually(async () => (isSqlite(store) ? store.search.idleReaders.length === width : (await statementsRunning(store.sequelize, m)) === 0));
+      await eventually(async () =>
+        isSqlite(store)
+          ? store.search.idleReaders.length === width
+          : (await statementsRunning(store.sequelize, m)) === 0,
+      );
     }
   });
 
   it('a search waiting for its lane past SEARCH_TIMEOUT_MS: 503 with Retry-After; answered once the lane is free', async () => {
-    const { store, api, id } = await open({ SEARCH_POOL_MAX: '1', SEARCH_TIMEOUT_MS: '300', DATABASE_TIMEOUT_MS: '60000' });
+    const { store, api, id } = await open({
+      SEARCH_POOL_MAX: '1',
+      SEARCH_TIMEOUT_MS: '300',
+      DATABASE_TIMEOUT_MS: '60000',
+    });
     // The lane held: its reader's place in line (SQLite), its one connection (MySQL/MariaDB).
     let release: () => void;
     if (isSqlite(store)) {
@@ -101,7 +135,9 @@ describe('searches on a lane of their own', function () {
       };
     } else {
       const [pool] = store.search.mysqlReaders;
-      const connection = await new Promise<PoolConnection>((resolve, reject) => pool!.getConnection((err, c) => (err ? reject(err) : resolve(c))));
+      const connection = await new Promise<PoolConnection>((resolve, reject) =>
+        pool!.getConnection((err, c) => (err ? reject(err) : resolve(c))),
+      );
       release = () => connection.release();
     }
     const refused = await api.get('/snippets/').query({ search: 'zq_rare_marker' });
@@ -117,7 +153,11 @@ describe('searches on a lane of their own', function () {
 
   it('a search statement past SEARCH_TIMEOUT_MS is stopped in the engine (503), and the lane is free after', async () => {
     // DATABASE_TIMEOUT_MS far away: only the lane's own deadline can stop it.
-    const { store, api, id } = await open({ SEARCH_POOL_MAX: '1', SEARCH_TIMEOUT_MS: '300', DATABASE_TIMEOUT_MS: '600000' });
+    const { store, api, id } = await open({
+      SEARCH_POOL_MAX: '1',
+      SEARCH_TIMEOUT_MS: '300',
+      DATABASE_TIMEOUT_MS: '600000',
+    });
     const m = marker();
     const { sql, params } = forever(store, m);
     if (!isSqlite(store)) await select(store, `SELECT 1 AS ${m}`, [], 'search'); // a connection open: the statement starts at once

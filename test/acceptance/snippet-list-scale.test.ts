@@ -21,7 +21,9 @@ describe('GET /snippets/ at scale', () => {
   describe('with ?limit=N', () => {
     it('answers pages of the same array shape, linked by rel="next", visiting every snippet exactly once while others are added', async () => {
       const base = Date.now() - 3600_000; // all before the snippets the test adds
-      await testStore().models.Snippet.bulkCreate(Array.from({ length: 25 }, (_, i) => ({ code: `s${i}`, ownerId, created: new Date(base + i) })));
+      await testStore().models.Snippet.bulkCreate(
+        Array.from({ length: 25 }, (_, i) => ({ code: `s${i}`, ownerId, created: new Date(base + i) })),
+      );
       const seen: string[] = [];
       let next: string | undefined = '/snippets/?limit=4';
       let added = 0;
@@ -32,10 +34,17 @@ describe('GET /snippets/ at scale', () => {
         seen.push(...res.body.map((s: { code: string }) => s.code));
         next = linkNext(res.headers.link);
         if (added < 5) {
-          await api().post('/snippets/').set('Authorization', basic('alice')).send({ code: `new${added++}` }).expect(201);
+          await api()
+            .post('/snippets/')
+            .set('Authorization', basic('alice'))
+            .send({ code: `new${added++}` })
+            .expect(201);
         }
       }
-      const expected = [...Array.from({ length: 25 }, (_, i) => `s${i}`), ...Array.from({ length: 5 }, (_, i) => `new${i}`)];
+      const expected = [
+        ...Array.from({ length: 25 }, (_, i) => `s${i}`),
+        ...Array.from({ length: 5 }, (_, i) => `new${i}`),
+      ];
       expect(seen).to.deep.equal(expected);
     });
 
@@ -83,7 +92,14 @@ describe('GET /snippets/ at scale', () => {
       const base = Date.now() - 3600_000; // all before the snippets the test adds
       // In chunks: one 30 MB INSERT would exceed MariaDB's max_allowed_packet.
       for (let chunk = 0; chunk < 1500; chunk += 250) {
-        await testStore().models.Snippet.bulkCreate(Array.from({ length: 250 }, (_, i) => ({ code, title: `t${chunk + i}`, ownerId, created: new Date(base + chunk + i) })));
+        await testStore().models.Snippet.bulkCreate(
+          Array.from({ length: 250 }, (_, i) => ({
+            code,
+            title: `t${chunk + i}`,
+            ownerId,
+            created: new Date(base + chunk + i),
+          })),
+        );
       }
       const total = 1500 * 20000;
       // Thousands of back-pressure waits must not pile up listeners on the response.
@@ -97,27 +113,29 @@ describe('GET /snippets/ at scale', () => {
       try {
         const { port } = server.address() as AddressInfo;
         const body = await new Promise<string>((resolve, reject) => {
-          http.get(`http://127.0.0.1:${port}/snippets/`, (res) => {
-            expect(res.statusCode).to.equal(200);
-            expect(res.headers['content-type']).to.match(/^application\/json/);
-            res.pause();
-            // While the client reads nothing, the server holds at most about a batch, not the 30 MB list.
-            setTimeout(() => {
-              try {
-                expect(serverRes, 'server response').to.not.equal(undefined);
-                expect(serverRes!.writableLength).to.be.below(total / 3);
-              } catch (err) {
-                return reject(err);
-              }
-              const chunks: Buffer[] = [];
-              res.on('data', (c: Buffer) => chunks.push(c));
-              res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-              // A list cut short by the server is a failure here, not a wait for an end that never comes.
-              res.on('error', reject);
-              res.on('aborted', () => reject(new Error('the server cut the list short')));
-              res.resume();
-            }, 700);
-          }).on('error', reject);
+          http
+            .get(`http://127.0.0.1:${port}/snippets/`, (res) => {
+              expect(res.statusCode).to.equal(200);
+              expect(res.headers['content-type']).to.match(/^application\/json/);
+              res.pause();
+              // While the client reads nothing, the server holds at most about a batch, not the 30 MB list.
+              setTimeout(() => {
+                try {
+                  expect(serverRes, 'server response').to.not.equal(undefined);
+                  expect(serverRes!.writableLength).to.be.below(total / 3);
+                } catch (err) {
+                  return reject(err);
+                }
+                const chunks: Buffer[] = [];
+                res.on('data', (c: Buffer) => chunks.push(c));
+                res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+                // A list cut short by the server is a failure here, not a wait for an end that never comes.
+                res.on('error', reject);
+                res.on('aborted', () => reject(new Error('the server cut the list short')));
+                res.resume();
+              }, 700);
+            })
+            .on('error', reject);
         });
         const list = JSON.parse(body) as { title: string }[];
         expect(list).to.have.length(1500);
@@ -134,7 +152,8 @@ describe('GET /snippets/ at scale', () => {
 
   describe('conditional GET', () => {
     it('answers an ETag on a snippet and a user, and 304 for a matching If-None-Match', async () => {
-      const id = (await api().post('/snippets/').set('Authorization', basic('alice')).send({ code: 'x' }).expect(201)).body.id;
+      const id = (await api().post('/snippets/').set('Authorization', basic('alice')).send({ code: 'x' }).expect(201))
+        .body.id;
       for (const path of [`/snippets/${id}/`, `/users/${ownerId}/`]) {
         const first = await api().get(path).expect(200);
         expect(first.headers.etag).to.be.a('string');

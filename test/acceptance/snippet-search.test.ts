@@ -43,7 +43,15 @@ describe('GET /snippets/ with filters and search', () => {
 
   /** Snippets created a minute apart from 2026-01-01 00:00 UTC, in the order given. */
   async function store(rows: { code: string; title?: string; language?: string; owner?: number }[]): Promise<void> {
-    await testStore().models.Snippet.bulkCreate(rows.map((r, i) => ({ code: r.code, title: r.title ?? '', language: r.language ?? 'python', ownerId: r.owner ?? alice, created: new Date(base + i * 60_000) })));
+    await testStore().models.Snippet.bulkCreate(
+      rows.map((r, i) => ({
+        code: r.code,
+        title: r.title ?? '',
+        language: r.language ?? 'python',
+        ownerId: r.owner ?? alice,
+        created: new Date(base + i * 60_000),
+      })),
+    );
   }
 
   beforeEach(async () => {
@@ -67,7 +75,14 @@ describe('GET /snippets/ with filters and search', () => {
 
     it('treats empty values as absent (a form left blank)', async () => {
       await store([{ code: 'a' }, { code: 'b', owner: bob }]);
-      const res = await list({ owner: '', language: '', search: '', ordering: '', created_after: '', created_before: '' }).expect(200);
+      const res = await list({
+        owner: '',
+        language: '',
+        search: '',
+        ordering: '',
+        created_after: '',
+        created_before: '',
+      }).expect(200);
       expect(codesOf(res.body)).to.deep.equal(['a', 'b']);
     });
   });
@@ -94,7 +109,9 @@ describe('GET /snippets/ with filters and search', () => {
 
     it('responds 400 with a field map for a value that is not a language', async () => {
       const res = await list({ language: 'nope' }).expect(400);
-      expect(res.body).to.deep.equal({ language: ['Select a valid choice. nope is not one of the available choices.'] });
+      expect(res.body).to.deep.equal({
+        language: ['Select a valid choice. nope is not one of the available choices.'],
+      });
     });
   });
 
@@ -102,9 +119,25 @@ describe('GET /snippets/ with filters and search', () => {
     beforeEach(() => store([{ code: 'm0' }, { code: 'm1' }, { code: 'm2' }, { code: 'm3' }]));
 
     it('answers snippets created at or after, and strictly before, the given instant', async () => {
-      expect(codesOf((await list({ created_after: '2026-01-01T00:01:00Z' }).expect(200)).body)).to.deep.equal(['m1', 'm2', 'm3']);
-      expect(codesOf((await list({ created_before: '2026-01-01T00:02' }).expect(200)).body)).to.deep.equal(['m0', 'm1']);
-      expect(codesOf((await list({ created_after: '2026-01-01T01:01:00+01:00', created_before: '2026-01-01T00:03:00.000Z' }).expect(200)).body)).to.deep.equal(['m1', 'm2']);
+      expect(codesOf((await list({ created_after: '2026-01-01T00:01:00Z' }).expect(200)).body)).to.deep.equal([
+        'm1',
+        'm2',
+        'm3',
+      ]);
+      expect(codesOf((await list({ created_before: '2026-01-01T00:02' }).expect(200)).body)).to.deep.equal([
+        'm0',
+        'm1',
+      ]);
+      expect(
+        codesOf(
+          (
+            await list({
+              created_after: '2026-01-01T01:01:00+01:00',
+              created_before: '2026-01-01T00:03:00.000Z',
+            }).expect(200)
+          ).body,
+        ),
+      ).to.deep.equal(['m1', 'm2']);
     });
 
     it('reads a date as midnight UTC', async () => {
@@ -113,10 +146,22 @@ describe('GET /snippets/ with filters and search', () => {
       expect((await list({ created_after: '2026-01-02' }).expect(200)).body).to.deep.equal([]);
     });
 
-    for (const bad of ['yesterday', '2026-13-01', '2026-02-30', '2026-01-01T25:00', '20260101', '2026-01-01T00:00+24:00', '1e9']) {
+    for (const bad of [
+      'yesterday',
+      '2026-13-01',
+      '2026-02-30',
+      '2026-01-01T25:00',
+      '20260101',
+      '2026-01-01T00:00+24:00',
+      '1e9',
+    ]) {
       it(`responds 400 with a field map for ${JSON.stringify(bad)}`, async () => {
-        expect((await list({ created_after: bad }).expect(400)).body).to.deep.equal({ created_after: ['Enter a valid date/time.'] });
-        expect((await list({ created_before: bad }).expect(400)).body).to.deep.equal({ created_before: ['Enter a valid date/time.'] });
+        expect((await list({ created_after: bad }).expect(400)).body).to.deep.equal({
+          created_after: ['Enter a valid date/time.'],
+        });
+        expect((await list({ created_before: bad }).expect(400)).body).to.deep.equal({
+          created_before: ['Enter a valid date/time.'],
+        });
       });
     }
   });
@@ -125,7 +170,12 @@ describe('GET /snippets/ with filters and search', () => {
     const search = async (text: string) => codesOf((await list({ search: text }).expect(200)).body);
 
     it('finds a substring of the code or the title, not only words', async () => {
-      await store([{ code: 'def retry_backoff(n):' }, { code: 'const exponentialBackoff = 2;' }, { code: 'x', title: 'Backoff notes' }, { code: 'back off' }]);
+      await store([
+        { code: 'def retry_backoff(n):' },
+        { code: 'const exponentialBackoff = 2;' },
+        { code: 'x', title: 'Backoff notes' },
+        { code: 'back off' },
+      ]);
       expect(await search('backoff')).to.deep.equal(['def retry_backoff(n):', 'const exponentialBackoff = 2;', 'x']);
       expect(await search('ackof')).to.deep.equal(['def retry_backoff(n):', 'const exponentialBackoff = 2;', 'x']);
     });
@@ -210,12 +260,20 @@ describe('GET /snippets/ with filters and search', () => {
     it('pages a term common to thousands of snippets the same way (the index looked up per snippet, not handed over)', async () => {
       // 2,100 matches, one snippet in ten: sparse enough that a page reads several windows of the list.
       const matching = (i: number) => i % 10 === 3 || i % 10 === 6;
-      await store(Array.from({ length: 10500 }, (_, i) => ({ code: matching(i) ? `common ${i}` : `x${i}`, language: i % 3 ? 'rust' : 'python' })));
+      await store(
+        Array.from({ length: 10500 }, (_, i) => ({
+          code: matching(i) ? `common ${i}` : `x${i}`,
+          language: i % 3 ? 'rust' : 'python',
+        })),
+      );
       const expected = Array.from({ length: 10500 }, (_, i) => i).filter(matching);
       const first = await list({ search: 'COMMON', limit: '3' }).expect(200);
       expect(codesOf(first.body)).to.deep.equal(expected.slice(0, 3).map((i) => `common ${i}`));
       const newest = await list({ search: 'common', ordering: '-created', limit: '70', language: 'rust' }).expect(200);
-      const rust = expected.filter((i) => i % 3).reverse().map((i) => `common ${i}`);
+      const rust = expected
+        .filter((i) => i % 3)
+        .reverse()
+        .map((i) => `common ${i}`);
       expect(codesOf(newest.body)).to.deep.equal(rust.slice(0, 70));
       const next = await api().get(linkNext(newest.headers.link)!).expect(200);
       expect(codesOf(next.body)).to.deep.equal(rust.slice(70, 140));
@@ -224,13 +282,25 @@ describe('GET /snippets/ with filters and search', () => {
 
     it('keeps the index exact through update and delete', async () => {
       await api().post('/snippets/').set('Authorization', basic('alice')).send({ code: 'needle one' }).expect(201);
-      const { body: second } = await api().post('/snippets/').set('Authorization', basic('alice')).send({ code: 'needle two' }).expect(201);
+      const { body: second } = await api()
+        .post('/snippets/')
+        .set('Authorization', basic('alice'))
+        .send({ code: 'needle two' })
+        .expect(201);
       expect(await search('needle')).to.deep.equal(['needle one', 'needle two']);
-      await api().put(`/snippets/${second.id}/`).set('Authorization', basic('alice')).send({ code: 'haystack', title: 'spool' }).expect(200);
+      await api()
+        .put(`/snippets/${second.id}/`)
+        .set('Authorization', basic('alice'))
+        .send({ code: 'haystack', title: 'spool' })
+        .expect(200);
       expect(await search('needle')).to.deep.equal(['needle one']);
       expect(await search('haystack')).to.deep.equal(['haystack']);
       expect(await search('spool')).to.deep.equal(['haystack']);
-      await api().put(`/snippets/${second.id}/`).set('Authorization', basic('alice')).send({ code: 'haystack', language: 'rust' }).expect(200);
+      await api()
+        .put(`/snippets/${second.id}/`)
+        .set('Authorization', basic('alice'))
+        .send({ code: 'haystack', language: 'rust' })
+        .expect(200);
       expect(await search('haystack')).to.deep.equal(['haystack']);
       await api().delete(`/snippets/${second.id}/`).set('Authorization', basic('alice')).expect(204);
       expect(await search('haystack')).to.deep.equal([]);
@@ -247,7 +317,12 @@ describe('GET /snippets/ with filters and search', () => {
         { code: 'fn other()', language: 'rust' },
         { code: 'fn retry_later()', language: 'rust' },
       ]);
-      const res = await list({ owner: 'alice', language: 'rust', search: 'retry fn', created_after: '2026-01-01T00:00:30Z' }).expect(200);
+      const res = await list({
+        owner: 'alice',
+        language: 'rust',
+        search: 'retry fn',
+        created_after: '2026-01-01T00:00:30Z',
+      }).expect(200);
       expect(codesOf(res.body)).to.deep.equal(['fn retry_later()']);
     });
 
@@ -271,13 +346,39 @@ describe('GET /snippets/ with filters and search', () => {
     beforeEach(() => store(Array.from({ length: 7 }, (_, i) => ({ code: `s${i}` }))));
 
     it('pages oldest first with ordering=created and newest first with ordering=-created', async () => {
-      expect(codesOf(await allPages({ ordering: 'created' }, 3))).to.deep.equal(['s0', 's1', 's2', 's3', 's4', 's5', 's6']);
-      expect(codesOf(await allPages({ ordering: '-created' }, 3))).to.deep.equal(['s6', 's5', 's4', 's3', 's2', 's1', 's0']);
-      expect(codesOf(await allPages({ ordering: '-created', search: 's' }, 2))).to.deep.equal(['s6', 's5', 's4', 's3', 's2', 's1', 's0']);
+      expect(codesOf(await allPages({ ordering: 'created' }, 3))).to.deep.equal([
+        's0',
+        's1',
+        's2',
+        's3',
+        's4',
+        's5',
+        's6',
+      ]);
+      expect(codesOf(await allPages({ ordering: '-created' }, 3))).to.deep.equal([
+        's6',
+        's5',
+        's4',
+        's3',
+        's2',
+        's1',
+        's0',
+      ]);
+      expect(codesOf(await allPages({ ordering: '-created', search: 's' }, 2))).to.deep.equal([
+        's6',
+        's5',
+        's4',
+        's3',
+        's2',
+        's1',
+        's0',
+      ]);
     });
 
     it('responds 400 with a field map for another ordering', async () => {
-      expect((await list({ ordering: 'id' }).expect(400)).body).to.deep.equal({ ordering: ['Select a valid choice. id is not one of the available choices.'] });
+      expect((await list({ ordering: 'id' }).expect(400)).body).to.deep.equal({
+        ordering: ['Select a valid choice. id is not one of the available choices.'],
+      });
     });
 
     it('responds 400 with a field map for a cursor replayed with other filters or another ordering', async () => {
@@ -288,23 +389,38 @@ describe('GET /snippets/ with filters and search', () => {
       const wrong = { cursor: ['Invalid cursor: it was made for other filters or another ordering.'] };
       expect((await list({ limit: '2', cursor }).expect(400)).body).to.deep.equal(wrong);
       expect((await list({ limit: '2', cursor, owner: 'bob' }).expect(400)).body).to.deep.equal(wrong);
-      expect((await list({ limit: '2', cursor, owner: 'alice', ordering: '-created' }).expect(400)).body).to.deep.equal(wrong);
-      expect((await list({ limit: '2', cursor: plainCursor, ordering: '-created' }).expect(400)).body).to.deep.equal(wrong);
+      expect((await list({ limit: '2', cursor, owner: 'alice', ordering: '-created' }).expect(400)).body).to.deep.equal(
+        wrong,
+      );
+      expect((await list({ limit: '2', cursor: plainCursor, ordering: '-created' }).expect(400)).body).to.deep.equal(
+        wrong,
+      );
       expect((await list({ limit: '2', cursor: plainCursor, search: 's' }).expect(400)).body).to.deep.equal(wrong);
       // The same filters spelled otherwise are the same list.
-      expect(codesOf((await list({ limit: '2', cursor, owner: 'alice', ordering: 'created' }).expect(200)).body)).to.deep.equal(['s2', 's3']);
-      expect(codesOf((await list({ limit: '2', cursor: plainCursor, ordering: 'created', search: '' }).expect(200)).body)).to.deep.equal(['s2', 's3']);
+      expect(
+        codesOf((await list({ limit: '2', cursor, owner: 'alice', ordering: 'created' }).expect(200)).body),
+      ).to.deep.equal(['s2', 's3']);
+      expect(
+        codesOf((await list({ limit: '2', cursor: plainCursor, ordering: 'created', search: '' }).expect(200)).body),
+      ).to.deep.equal(['s2', 's3']);
     });
 
     it('still responds 404 "Invalid cursor" for a cursor it did not make', async () => {
-      expect((await list({ limit: '2', cursor: 'nope', search: 's' }).expect(404)).body).to.deep.equal({ detail: 'Invalid cursor' });
+      expect((await list({ limit: '2', cursor: 'nope', search: 's' }).expect(404)).body).to.deep.equal({
+        detail: 'Invalid cursor',
+      });
     });
   });
 
   describe('paging a filtered list while snippets are added', () => {
     for (const ordering of ['created', '-created']) {
       it(`visits every matching snippet exactly once (ordering=${ordering})`, async () => {
-        await store(Array.from({ length: 40 }, (_, i) => ({ code: i % 2 ? `match ${i}` : `other ${i}`, owner: i % 4 === 1 ? bob : alice })));
+        await store(
+          Array.from({ length: 40 }, (_, i) => ({
+            code: i % 2 ? `match ${i}` : `other ${i}`,
+            owner: i % 4 === 1 ? bob : alice,
+          })),
+        );
         const query = { search: 'match', owner: 'alice', ordering, limit: '2' };
         const seen: string[] = [];
         let next: string | undefined = `/snippets/?${new URLSearchParams(query)}`;
@@ -313,11 +429,21 @@ describe('GET /snippets/ with filters and search', () => {
           const res = await api().get(next).expect(200);
           seen.push(...codesOf(res.body));
           next = linkNext(res.headers.link);
-          if (next && added < 4) await api().post('/snippets/').set('Authorization', basic('alice')).send({ code: `match new${added++}` }).expect(201);
+          if (next && added < 4)
+            await api()
+              .post('/snippets/')
+              .set('Authorization', basic('alice'))
+              .send({ code: `match new${added++}` })
+              .expect(201);
         }
-        const stored = Array.from({ length: 40 }, (_, i) => i).filter((i) => i % 2 && i % 4 !== 1).map((i) => `match ${i}`);
+        const stored = Array.from({ length: 40 }, (_, i) => i)
+          .filter((i) => i % 2 && i % 4 !== 1)
+          .map((i) => `match ${i}`);
         // Newest first, the snippets added after the first page come before it and are not visited.
-        const expected = ordering === 'created' ? [...stored, ...Array.from({ length: added }, (_, i) => `match new${i}`)] : stored.reverse();
+        const expected =
+          ordering === 'created'
+            ? [...stored, ...Array.from({ length: added }, (_, i) => `match new${i}`)]
+            : stored.reverse();
         expect(added).to.equal(4);
         expect(seen).to.deep.equal(expected);
       });
@@ -329,18 +455,37 @@ describe('GET /snippets/ with filters and search', () => {
     before(async () => (served = await listening()));
     after(() => served.close());
 
-
     it('filters, searches and orders snippets.list, pages bound to the filters', async () => {
-      await store([{ code: 'fn a', language: 'rust' }, { code: 'fn b', language: 'rust', owner: bob }, { code: 'fn c', language: 'rust' }, { code: 'def d' }]);
+      await store([
+        { code: 'fn a', language: 'rust' },
+        { code: 'fn b', language: 'rust', owner: bob },
+        { code: 'fn c', language: 'rust' },
+        { code: 'def d' },
+      ]);
       const client = snippetsClient(served.base);
-      const first = await client.snippets.list.query({ owner: 'alice', language: 'rust', search: 'FN', ordering: '-created', limit: 1 });
+      const first = await client.snippets.list.query({
+        owner: 'alice',
+        language: 'rust',
+        search: 'FN',
+        ordering: '-created',
+        limit: 1,
+      });
       expect(first.items.map((s) => s.code)).to.deep.equal(['fn c']);
-      const second = await client.snippets.list.query({ owner: 'alice', language: 'rust', search: 'FN', ordering: '-created', limit: 1, cursor: first.next });
+      const second = await client.snippets.list.query({
+        owner: 'alice',
+        language: 'rust',
+        search: 'FN',
+        ordering: '-created',
+        limit: 1,
+        cursor: first.next,
+      });
       expect(second.items.map((s) => s.code)).to.deep.equal(['fn a']);
       expect(second.next).to.equal(undefined);
       const whole = await client.snippets.list.query({ search: 'fn' });
       expect(whole.items.map((s) => s.code)).to.deep.equal(['fn a', 'fn b', 'fn c']);
-      const err = await client.snippets.list.query({ owner: 'bob', limit: 1, cursor: first.next }).catch((e: unknown) => e);
+      const err = await client.snippets.list
+        .query({ owner: 'bob', limit: 1, cursor: first.next })
+        .catch((e: unknown) => e);
       expect(err).to.be.instanceOf(TRPCClientError);
       expect((err as TRPCClientError<AppRouter>).data?.code).to.equal('BAD_REQUEST');
       const bad = await client.snippets.list.query({ language: 'nope' }).catch((e: unknown) => e);

@@ -9,7 +9,9 @@ describe('snippet views', () => {
   beforeEach(async () => {
     await resetDatabase();
     await makeUser('alice');
-    id = (await api().post('/snippets/').set('Authorization', basic('alice')).send({ code, title: '<b>t</b>' }).expect(201)).body.id;
+    id = (
+      await api().post('/snippets/').set('Authorization', basic('alice')).send({ code, title: '<b>t</b>' }).expect(201)
+    ).body.id;
   });
 
   describe('GET /snippets/<pk>/highlight/', () => {

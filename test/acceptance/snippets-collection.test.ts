@@ -21,7 +21,11 @@ describe('/snippets/', () => {
     });
 
     it('lists every snippet in creation order with exactly the representation keys', async () => {
-      for (const [user, code] of [['alice', 'a = 1'], ['bob', 'b = 2'], ['alice', 'c = 3']] as const) {
+      for (const [user, code] of [
+        ['alice', 'a = 1'],
+        ['bob', 'b = 2'],
+        ['alice', 'c = 3'],
+      ] as const) {
         await api().post('/snippets/').set('Authorization', basic(user)).send({ code }).expect(201);
       }
       const res = await api().get('/snippets/').expect(200);
@@ -35,11 +39,18 @@ describe('/snippets/', () => {
     it('lists each snippet exactly as GET /snippets/<pk>/ represents it, whatever characters it holds', async () => {
       const awkward = 'q"uote\\back\u0000\u0001\u001f\t\r\n\u2028\u2029 </script> 😀 é \ud7ff\ue000';
       const sent = [
-        { title: awkward.replace('\u0000', ''), code: awkward.replace('\u0000', ''), linenos: true, language: 'js', style: 'monokai' },
+        {
+          title: awkward.replace('\u0000', ''),
+          code: awkward.replace('\u0000', ''),
+          linenos: true,
+          language: 'js',
+          style: 'monokai',
+        },
         { code: '   leading and trailing   \n\n', linenos: false },
       ];
       const ids: number[] = [];
-      for (const body of sent) ids.push((await api().post('/snippets/').set('Authorization', basic('alice')).send(body).expect(201)).body.id);
+      for (const body of sent)
+        ids.push((await api().post('/snippets/').set('Authorization', basic('alice')).send(body).expect(201)).body.id);
       const list = await api().get('/snippets/').expect(200);
       const details = await Promise.all(ids.map(async (id) => (await api().get(`/snippets/${id}/`).expect(200)).body));
       expect(list.body).to.deep.equal(details);
@@ -60,15 +71,30 @@ describe('/snippets/', () => {
   describe('POST', () => {
     describe('as an authenticated user', () => {
       it('responds 201 with the new snippet, defaults filled in, owner from the credentials', async () => {
-        const res = await api().post('/snippets/').set('Authorization', basic('alice')).send({ code: 'print(123)' }).expect(201);
+        const res = await api()
+          .post('/snippets/')
+          .set('Authorization', basic('alice'))
+          .send({ code: 'print(123)' })
+          .expect(201);
         expect(Object.keys(res.body)).to.deep.equal(KEYS);
-        expect(res.body).to.include({ owner: 'alice', title: '', code: 'print(123)', linenos: false, language: 'python', style: 'friendly' });
+        expect(res.body).to.include({
+          owner: 'alice',
+          title: '',
+          code: 'print(123)',
+          linenos: false,
+          language: 'python',
+          style: 'friendly',
+        });
         expect(res.body.id).to.be.a('number');
       });
 
       it('stores code exactly as sent, leading and trailing whitespace included', async () => {
         const code = '\n    indented()\n\t\n';
-        const res = await api().post('/snippets/').set('Authorization', basic('alice')).send({ code, title: '  spaced  ' }).expect(201);
+        const res = await api()
+          .post('/snippets/')
+          .set('Authorization', basic('alice'))
+          .send({ code, title: '  spaced  ' })
+          .expect(201);
         expect(res.body.code).to.equal(code);
         const again = await api().get(`/snippets/${res.body.id}/`).expect(200);
         expect(again.body.code).to.equal(code);
@@ -76,13 +102,23 @@ describe('/snippets/', () => {
       });
 
       it('ignores id and owner in the input', async () => {
-        const res = await api().post('/snippets/').set('Authorization', basic('alice')).send({ id: 777, owner: 'bob', code: 'x' }).expect(201);
+        const res = await api()
+          .post('/snippets/')
+          .set('Authorization', basic('alice'))
+          .send({ id: 777, owner: 'bob', code: 'x' })
+          .expect(201);
         expect(res.body.id).not.to.equal(777);
         expect(res.body.owner).to.equal('alice');
       });
 
       it('accepts every field in JSON', async () => {
-        const body = { title: 'Hello', code: 'int main(void) { return 0; }', linenos: true, language: 'c', style: 'monokai' };
+        const body = {
+          title: 'Hello',
+          code: 'int main(void) { return 0; }',
+          linenos: true,
+          language: 'c',
+          style: 'monokai',
+        };
         const res = await api().post('/snippets/').set('Authorization', basic('alice')).send(body).expect(201);
         expect(res.body).to.include(body);
       });
@@ -94,21 +130,49 @@ describe('/snippets/', () => {
           .type('form')
           .send('title=form+post&code=int+main(void)+%7B+return+0%3B+%7D&linenos=true&language=c&style=monokai')
           .expect(201);
-        expect(res.body).to.include({ title: 'form post', code: 'int main(void) { return 0; }', linenos: true, language: 'c' });
+        expect(res.body).to.include({
+          title: 'form post',
+          code: 'int main(void) { return 0; }',
+          linenos: true,
+          language: 'c',
+        });
       });
 
       it('accepts a multipart/form-data body', async () => {
-        const res = await api().post('/snippets/').set('Authorization', basic('alice')).field('code', 'puts 1').field('language', 'ruby').expect(201);
+        const res = await api()
+          .post('/snippets/')
+          .set('Authorization', basic('alice'))
+          .field('code', 'puts 1')
+          .field('language', 'ruby')
+          .expect(201);
         expect(res.body).to.include({ code: 'puts 1', language: 'ruby', linenos: false });
       });
 
-      for (const [value, expected] of [['true', true], ['True', true], ['1', true], ['on', true], ['false', false], ['False', false], ['0', false], ['off', false]] as const) {
+      for (const [value, expected] of [
+        ['true', true],
+        ['True', true],
+        ['1', true],
+        ['on', true],
+        ['false', false],
+        ['False', false],
+        ['0', false],
+        ['off', false],
+      ] as const) {
         it(`reads linenos=${value} in a form as ${expected}`, async () => {
-          const res = await api().post('/snippets/').set('Authorization', basic('alice')).type('form').send({ code: 'x', linenos: value }).expect(201);
+          const res = await api()
+            .post('/snippets/')
+            .set('Authorization', basic('alice'))
+            .type('form')
+            .send({ code: 'x', linenos: value })
+            .expect(201);
           expect(res.body.linenos).to.equal(expected);
         });
         it(`reads linenos "${value}" in JSON as ${expected}`, async () => {
-          const res = await api().post('/snippets/').set('Authorization', basic('alice')).send({ code: 'x', linenos: value }).expect(201);
+          const res = await api()
+            .post('/snippets/')
+            .set('Authorization', basic('alice'))
+            .send({ code: 'x', linenos: value })
+            .expect(201);
           expect(res.body.linenos).to.equal(expected);
         });
       }
@@ -121,13 +185,23 @@ describe('/snippets/', () => {
 
       it('accepts 100,000 emoji sent as \\u escapes, the costliest JSON encoding', async () => {
         const body = `{"code":"${'\\ud83d\\ude00'.repeat(100000)}","title":"${'\\ud83d\\ude00'.repeat(100)}"}`;
-        const res = await api().post('/snippets/').set('Authorization', basic('alice')).type('json').send(body).expect(201);
+        const res = await api()
+          .post('/snippets/')
+          .set('Authorization', basic('alice'))
+          .type('json')
+          .send(body)
+          .expect(201);
         expect([...res.body.code].length).to.equal(100000);
       });
 
       it('accepts 100,000 emoji form-urlencoded, the costliest form encoding', async () => {
         const body = `code=${encodeURIComponent('😀'.repeat(100000))}`;
-        const res = await api().post('/snippets/').set('Authorization', basic('alice')).type('form').send(body).expect(201);
+        const res = await api()
+          .post('/snippets/')
+          .set('Authorization', basic('alice'))
+          .type('form')
+          .send(body)
+          .expect(201);
         expect([...res.body.code].length).to.equal(100000);
       });
     });
@@ -143,7 +217,11 @@ describe('/snippets/', () => {
 
     describe('with wrong credentials', () => {
       it('responds 401 "Invalid username/password." for a wrong password', async () => {
-        const res = await api().post('/snippets/').set('Authorization', basic('alice', 'wrong')).send({ code: 'x' }).expect(401);
+        const res = await api()
+          .post('/snippets/')
+          .set('Authorization', basic('alice', 'wrong'))
+          .send({ code: 'x' })
+          .expect(401);
         expect(res.headers['www-authenticate']).to.equal('Basic realm="api"');
         expect(res.body).to.deep.equal({ detail: 'Invalid username/password.' });
       });

@@ -21,7 +21,15 @@ describe('/snippets/<pk>/', () => {
     it('responds 200 with the representation for anyone', async () => {
       const res = await api().get(`/snippets/${id}/`).expect(200);
       expect(res.headers.allow).to.equal('GET, PUT, DELETE, HEAD, OPTIONS');
-      expect(res.body).to.deep.equal({ id, owner: 'alice', title: 'to edit', code: 'x = 1', linenos: true, language: 'c', style: 'monokai' });
+      expect(res.body).to.deep.equal({
+        id,
+        owner: 'alice',
+        title: 'to edit',
+        code: 'x = 1',
+        linenos: true,
+        language: 'c',
+        style: 'monokai',
+      });
     });
 
     it('responds 404 {"detail":"Not found."} for an unknown pk', async () => {
@@ -66,12 +74,28 @@ describe('/snippets/<pk>/', () => {
       });
 
       it('keeps the stored value of an omitted optional field', async () => {
-        const res = await api().put(`/snippets/${id}/`).set('Authorization', basic('alice')).send({ code: 'y = 3' }).expect(200);
-        expect(res.body).to.deep.equal({ id, owner: 'alice', title: 'to edit', code: 'y = 3', linenos: true, language: 'c', style: 'monokai' });
+        const res = await api()
+          .put(`/snippets/${id}/`)
+          .set('Authorization', basic('alice'))
+          .send({ code: 'y = 3' })
+          .expect(200);
+        expect(res.body).to.deep.equal({
+          id,
+          owner: 'alice',
+          title: 'to edit',
+          code: 'y = 3',
+          linenos: true,
+          language: 'c',
+          style: 'monokai',
+        });
       });
 
       it('renders the highlighted document again from the new code and the stored fields it did not send', async () => {
-        await api().put(`/snippets/${id}/`).set('Authorization', basic('alice')).send({ code: 'int changed_name = 3;' }).expect(200);
+        await api()
+          .put(`/snippets/${id}/`)
+          .set('Authorization', basic('alice'))
+          .send({ code: 'int changed_name = 3;' })
+          .expect(200);
         const page = await api().get(`/snippets/${id}/highlight/`).expect(200);
         expect(page.text).to.include('changed_name').and.include('<title>to edit</title>');
         expect(page.text).to.include('class="linenos"'); // linenos stayed true
@@ -79,13 +103,22 @@ describe('/snippets/<pk>/', () => {
       });
 
       it('responds 400 {"code":["This field is required."]} without code, changing nothing', async () => {
-        const res = await api().put(`/snippets/${id}/`).set('Authorization', basic('alice')).send({ title: 'no code' }).expect(400);
+        const res = await api()
+          .put(`/snippets/${id}/`)
+          .set('Authorization', basic('alice'))
+          .send({ title: 'no code' })
+          .expect(400);
         expect(res.body).to.deep.equal({ code: ['This field is required.'] });
         expect((await api().get(`/snippets/${id}/`)).body.title).to.equal('to edit');
       });
 
       it('reads linenos=false from a form as false', async () => {
-        const res = await api().put(`/snippets/${id}/`).set('Authorization', basic('alice')).type('form').send({ code: 'x', linenos: 'false' }).expect(200);
+        const res = await api()
+          .put(`/snippets/${id}/`)
+          .set('Authorization', basic('alice'))
+          .type('form')
+          .send({ code: 'x', linenos: 'false' })
+          .expect(200);
         expect(res.body.linenos).to.equal(false);
       });
 
@@ -96,7 +129,11 @@ describe('/snippets/<pk>/', () => {
 
     describe('as a user who does not own it', () => {
       it('responds 403 without WWW-Authenticate and changes nothing', async () => {
-        const res = await api().put(`/snippets/${id}/`).set('Authorization', basic('bob')).send({ code: 'hijack' }).expect(403);
+        const res = await api()
+          .put(`/snippets/${id}/`)
+          .set('Authorization', basic('bob'))
+          .send({ code: 'hijack' })
+          .expect(403);
         expect(res.headers).not.to.have.property('www-authenticate');
         expect(res.body).to.deep.equal({ detail: 'You do not have permission to perform this action.' });
         expect((await api().get(`/snippets/${id}/`)).body.code).to.equal('x = 1');
@@ -140,7 +177,11 @@ describe('/snippets/<pk>/', () => {
   describe('methods not offered', () => {
     for (const method of ['patch', 'post'] as const) {
       it(`${method.toUpperCase()} as the owner responds 405 with Allow and detail`, async () => {
-        const res = await api()[method](`/snippets/${id}/`).set('Authorization', basic('alice')).send({ title: 'p' }).expect(405);
+        const res = await api()
+          [method](`/snippets/${id}/`)
+          .set('Authorization', basic('alice'))
+          .send({ title: 'p' })
+          .expect(405);
         expect(res.headers.allow).to.equal('GET, PUT, DELETE, HEAD, OPTIONS');
         expect(res.body).to.deep.equal({ detail: `Method "${method.toUpperCase()}" not allowed.` });
       });

@@ -10,7 +10,11 @@ const as = (user: string) => ({ Authorization: basic(user) });
 const QUOTA = 1000;
 
 async function stored(username: string): Promise<number> {
-  const [row] = await select<{ bytes: number }>(testStore(), 'SELECT stored_bytes AS bytes FROM users WHERE username = ?', [username]);
+  const [row] = await select<{ bytes: number }>(
+    testStore(),
+    'SELECT stored_bytes AS bytes FROM users WHERE username = ?',
+    [username],
+  );
   return Number(row!.bytes);
 }
 
@@ -44,8 +48,16 @@ describe('USER_QUOTA_BYTES', () => {
 
   describe('POST /snippets/ past the quota', () => {
     it('responds 413 with a detail naming the quota, and stores nothing', async () => {
-      await api().post('/snippets/').set(as('alice')).send({ title: 'ab', code: 'x'.repeat(598) }).expect(201);
-      const res = await api().post('/snippets/').set(as('alice')).send({ code: 'y'.repeat(401) }).expect(413);
+      await api()
+        .post('/snippets/')
+        .set(as('alice'))
+        .send({ title: 'ab', code: 'x'.repeat(598) })
+        .expect(201);
+      const res = await api()
+        .post('/snippets/')
+        .set(as('alice'))
+        .send({ code: 'y'.repeat(401) })
+        .expect(413);
       expect(res.body).to.deep.equal({
         detail: `This save would take your snippets past your storage quota of ${QUOTA} bytes (they hold 600 bytes now). Delete snippets you no longer need to free space.`,
       });
@@ -53,12 +65,20 @@ describe('USER_QUOTA_BYTES', () => {
       expect(await count('SELECT COUNT(*) AS n FROM snippet_revisions')).to.equal(1);
       expect(await stored('alice')).to.equal(600);
       // Up to the quota exactly is allowed.
-      await api().post('/snippets/').set(as('alice')).send({ code: 'y'.repeat(400) }).expect(201);
+      await api()
+        .post('/snippets/')
+        .set(as('alice'))
+        .send({ code: 'y'.repeat(400) })
+        .expect(201);
       expect(await stored('alice')).to.equal(QUOTA);
     });
 
     it('is refused before the code is highlighted: a refusal costs no highlighting worker', async () => {
-      await api().post('/snippets/').set(as('alice')).send({ code: 'x'.repeat(1000) }).expect(201);
+      await api()
+        .post('/snippets/')
+        .set(as('alice'))
+        .send({ code: 'x'.repeat(1000) })
+        .expect(201);
       const { highlighter } = testRuntime();
       const render = highlighter.render;
       let rendered = 0;
@@ -74,19 +94,35 @@ describe('USER_QUOTA_BYTES', () => {
     });
 
     it('counts UTF-8 bytes, not characters: 250 four-byte characters are 1,000 bytes', async () => {
-      await api().post('/snippets/').set(as('alice')).send({ code: '😀'.repeat(250) }).expect(201);
+      await api()
+        .post('/snippets/')
+        .set(as('alice'))
+        .send({ code: '😀'.repeat(250) })
+        .expect(201);
       expect(await stored('alice')).to.equal(1000);
       await api().post('/snippets/').set(as('alice')).send({ code: 'a' }).expect(413);
     });
 
     it('is per user: another user saves as before', async () => {
-      await api().post('/snippets/').set(as('alice')).send({ code: 'x'.repeat(1000) }).expect(201);
+      await api()
+        .post('/snippets/')
+        .set(as('alice'))
+        .send({ code: 'x'.repeat(1000) })
+        .expect(201);
       await api().post('/snippets/').set(as('alice')).send({ code: 'x' }).expect(413);
-      await api().post('/snippets/').set(as('bob')).send({ code: 'x'.repeat(1000) }).expect(201);
+      await api()
+        .post('/snippets/')
+        .set(as('bob'))
+        .send({ code: 'x'.repeat(1000) })
+        .expect(201);
     });
 
     it('answers /trpc with PAYLOAD_TOO_LARGE and the same detail', async () => {
-      await api().post('/snippets/').set(as('alice')).send({ code: 'x'.repeat(1000) }).expect(201);
+      await api()
+        .post('/snippets/')
+        .set(as('alice'))
+        .send({ code: 'x'.repeat(1000) })
+        .expect(201);
       const res = await api().post('/trpc/snippets.create').set(as('alice')).send({ code: 'x' }).expect(413);
       expect(res.body.error.data).to.include({ code: 'PAYLOAD_TOO_LARGE', httpStatus: 413 });
       expect(res.body.error.message).to.match(/storage quota of 1000 bytes/);
@@ -95,11 +131,28 @@ describe('USER_QUOTA_BYTES', () => {
 
   describe('PUT and restore past the quota', () => {
     it('respond 413 and leave the snippet, its revisions and the count as they were', async () => {
-      const { id } = (await api().post('/snippets/').set(as('alice')).send({ code: 'x'.repeat(600) }).expect(201)).body as { id: number };
-      await api().put(`/snippets/${id}/`).set(as('alice')).send({ code: 'y'.repeat(300) }).expect(200);
-      await api().put(`/snippets/${id}/`).set(as('alice')).send({ code: 'z'.repeat(101) }).expect(413);
+      const { id } = (
+        await api()
+          .post('/snippets/')
+          .set(as('alice'))
+          .send({ code: 'x'.repeat(600) })
+          .expect(201)
+      ).body as { id: number };
+      await api()
+        .put(`/snippets/${id}/`)
+        .set(as('alice'))
+        .send({ code: 'y'.repeat(300) })
+        .expect(200);
+      await api()
+        .put(`/snippets/${id}/`)
+        .set(as('alice'))
+        .send({ code: 'z'.repeat(101) })
+        .expect(413);
       await api().post(`/snippets/${id}/revisions/1/restore/`).set(as('alice')).expect(413);
-      const now = (await api().get(`/snippets/${id}/`).expect(200)) as { body: { code: string }; headers: Record<string, string> };
+      const now = (await api().get(`/snippets/${id}/`).expect(200)) as {
+        body: { code: string };
+        headers: Record<string, string>;
+      };
       expect(now.body.code).to.equal('y'.repeat(300));
       expect(now.headers.etag).to.equal('"2"');
       expect(await count('SELECT COUNT(*) AS n FROM snippet_revisions')).to.equal(2);
@@ -109,23 +162,53 @@ describe('USER_QUOTA_BYTES', () => {
 
   describe("the owner's DELETE", () => {
     it('gives the bytes of every revision back: the next save goes through', async () => {
-      const { id } = (await api().post('/snippets/').set(as('alice')).send({ code: 'x'.repeat(500) }).expect(201)).body as { id: number };
-      await api().put(`/snippets/${id}/`).set(as('alice')).send({ code: 'y'.repeat(500) }).expect(200);
+      const { id } = (
+        await api()
+          .post('/snippets/')
+          .set(as('alice'))
+          .send({ code: 'x'.repeat(500) })
+          .expect(201)
+      ).body as { id: number };
+      await api()
+        .put(`/snippets/${id}/`)
+        .set(as('alice'))
+        .send({ code: 'y'.repeat(500) })
+        .expect(200);
       await api().post('/snippets/').set(as('alice')).send({ code: 'z' }).expect(413);
       await api().delete(`/snippets/${id}/`).set(as('alice')).expect(204);
       expect(await stored('alice')).to.equal(0);
-      await api().post('/snippets/').set(as('alice')).send({ code: 'z'.repeat(1000) }).expect(201);
+      await api()
+        .post('/snippets/')
+        .set(as('alice'))
+        .send({ code: 'z'.repeat(1000) })
+        .expect(201);
     });
   });
 
-  it('counts every one of a user\'s concurrent saves once, and refuses exactly those past the quota', async () => {
-    const creates = await Promise.all(Array.from({ length: 12 }, () => api().post('/snippets/').set(as('alice')).send({ code: 'x'.repeat(100) })));
+  it("counts every one of a user's concurrent saves once, and refuses exactly those past the quota", async () => {
+    const creates = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        api()
+          .post('/snippets/')
+          .set(as('alice'))
+          .send({ code: 'x'.repeat(100) }),
+      ),
+    );
     expect(creates.map((r) => r.status).sort()).to.deep.equal([...Array(10).fill(201), 413, 413]);
     const [gone, kept] = creates.filter((r) => r.status === 201).map((r) => (r.body as { id: number }).id);
     await api().delete(`/snippets/${gone}/`).set(as('alice')).expect(204);
-    const puts = await Promise.all(Array.from({ length: 3 }, () => api().put(`/snippets/${kept}/`).set(as('alice')).send({ code: 'y'.repeat(50) })));
+    const puts = await Promise.all(
+      Array.from({ length: 3 }, () =>
+        api()
+          .put(`/snippets/${kept}/`)
+          .set(as('alice'))
+          .send({ code: 'y'.repeat(50) }),
+      ),
+    );
     expect(puts.map((r) => r.status).sort()).to.deep.equal([200, 200, 413]);
-    expect(await stored('alice')).to.equal(await summed('alice')).and.to.equal(1000);
+    expect(await stored('alice'))
+      .to.equal(await summed('alice'))
+      .and.to.equal(1000);
   });
 
   it('keeps the count equal to the bytes of the revisions kept, through saves, thinning, restores and deletes', async () => {
@@ -133,11 +216,29 @@ describe('USER_QUOTA_BYTES', () => {
     testStore().revisionsKeep = 2;
     try {
       const ids: number[] = [];
-      for (let i = 0; i < 3; i++) ids.push(((await api().post('/snippets/').set(as('alice')).send({ title: `t${i}`, code: 'é'.repeat(10 + i) }).expect(201)).body as { id: number }).id);
-      for (let i = 0; i < 5; i++) await api().put(`/snippets/${ids[0]}/`).set(as('alice')).send({ code: 'ж'.repeat(i + 1) }).expect(200);
+      for (let i = 0; i < 3; i++)
+        ids.push(
+          (
+            (
+              await api()
+                .post('/snippets/')
+                .set(as('alice'))
+                .send({ title: `t${i}`, code: 'é'.repeat(10 + i) })
+                .expect(201)
+            ).body as { id: number }
+          ).id,
+        );
+      for (let i = 0; i < 5; i++)
+        await api()
+          .put(`/snippets/${ids[0]}/`)
+          .set(as('alice'))
+          .send({ code: 'ж'.repeat(i + 1) })
+          .expect(200);
       await api().post(`/snippets/${ids[0]}/revisions/6/restore/`).set(as('alice')).expect(200);
       await api().delete(`/snippets/${ids[1]}/`).set(as('alice')).expect(204);
-      expect(await stored('alice')).to.equal(await summed('alice')).and.to.be.above(0);
+      expect(await stored('alice'))
+        .to.equal(await summed('alice'))
+        .and.to.be.above(0);
     } finally {
       testStore().revisionsKeep = keep;
     }

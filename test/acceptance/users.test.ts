@@ -12,7 +12,10 @@ describe('/users/', () => {
     alice = (await makeUser('alice')).id;
     bob = (await makeUser('bob')).id;
     ids = [];
-    for (const code of ['a', 'b']) ids.push((await api().post('/snippets/').set('Authorization', basic('alice')).send({ code }).expect(201)).body.id);
+    for (const code of ['a', 'b'])
+      ids.push(
+        (await api().post('/snippets/').set('Authorization', basic('alice')).send({ code }).expect(201)).body.id,
+      );
   });
 
   it('GET responds 200 with every user, their snippet ids, and nothing else', async () => {

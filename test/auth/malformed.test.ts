@@ -43,7 +43,12 @@ describe('malformed credentials', () => {
   for (const order of ['basic,session,token,oauth2', 'session,token,oauth2,basic']) {
     it(`any Authorization header on GET and POST /snippets/ and /trpc answers 200 or a JSON 4xx, never 500 (AUTH_SCHEMES=${order})`, async () => {
       for (const header of HEADERS) {
-        for (const [method, path] of [['get', '/snippets/'], ['post', '/snippets/'], ['get', '/trpc/snippets.list'], ['get', '/users/1/']] as const) {
+        for (const [method, path] of [
+          ['get', '/snippets/'],
+          ['post', '/snippets/'],
+          ['get', '/trpc/snippets.list'],
+          ['get', '/users/1/'],
+        ] as const) {
           const res = await api({ AUTH_SCHEMES: order })[method](path).set('Authorization', header).send({ code: 'x' });
           expect(res.status, `${method} ${path} "${header.slice(0, 40)}"`).to.be.oneOf([200, 401, 403, 404]);
           expect(res.headers['content-type'], header).to.match(/^application\/json/);
@@ -56,17 +61,33 @@ describe('malformed credentials', () => {
   }
 
   // REDIS_URL unset puts the password-guessing counters in the database's store (MySQL's table on MariaDB).
-  for (const [store, overrides] of [['the configured counter store', {}], ['the database counter store', { REDIS_URL: '' }]] as const) {
+  for (const [store, overrides] of [
+    ['the configured counter store', {}],
+    ['the database counter store', { REDIS_URL: '' }],
+  ] as const) {
     it(`300-character and non-BMP usernames in Basic, at the token endpoint and in the OAuth 2.0 password grant answer 4xx, never 500 (${store})`, async () => {
-      const config = { ...overrides, THROTTLE_LOGIN: '10/minute', THROTTLE_ANON: '1000/second', THROTTLE_USER: '1000/second' };
+      const config = {
+        ...overrides,
+        THROTTLE_LOGIN: '10/minute',
+        THROTTLE_ANON: '1000/second',
+        THROTTLE_USER: '1000/second',
+      };
       await createClient(testStore(), 'malformed', 'malformed-client', 'malformed-secret');
       for (const username of ['u'.repeat(300), '\u{1F600}', `${'\u{1F600}'.repeat(200)}x`, 'Ä'.repeat(255)]) {
-        const basic = await api(config).get('/snippets/').set('Authorization', `Basic ${b64(`${username}:x`)}`);
+        const basic = await api(config)
+          .get('/snippets/')
+          .set('Authorization', `Basic ${b64(`${username}:x`)}`);
         expect(basic.status, username).to.equal(401);
         expect(basic.body).to.deep.equal({ detail: 'Invalid username/password.' });
         const token = await api(config).post('/api-token-auth/').send({ username, password: 'x' });
         expect(token.status, username).to.equal(400);
-        const grant = { grant_type: 'password', username, password: 'x', client_id: 'malformed-client', client_secret: 'malformed-secret' };
+        const grant = {
+          grant_type: 'password',
+          username,
+          password: 'x',
+          client_id: 'malformed-client',
+          client_secret: 'malformed-secret',
+        };
         const oauth = await api(config).post('/oauth2/access_token/').type('form').send(grant);
         expect(oauth.status, username).to.equal(400);
         expect(oauth.body).to.include({ error: 'invalid_grant' });
@@ -81,8 +102,18 @@ describe('malformed credentials', () => {
   });
 
   it('an OAuth 2.0 token request with a broken Basic client header answers invalid_client 401, never 500', async () => {
-    for (const header of ['Basic', 'Basic !!!', `Basic ${b64('%E0%A4%A:%')}`, `Basic ${b64('no-colon')}`, 'Basic a b']) {
-      const res = await api().post('/oauth2/access_token/').set('Authorization', header).type('form').send({ grant_type: 'password', username: 'alice', password: 'alicepass' });
+    for (const header of [
+      'Basic',
+      'Basic !!!',
+      `Basic ${b64('%E0%A4%A:%')}`,
+      `Basic ${b64('no-colon')}`,
+      'Basic a b',
+    ]) {
+      const res = await api()
+        .post('/oauth2/access_token/')
+        .set('Authorization', header)
+        .type('form')
+        .send({ grant_type: 'password', username: 'alice', password: 'alicepass' });
       expect(res.status, header).to.equal(401);
       expect(res.body.error).to.equal('invalid_client');
     }

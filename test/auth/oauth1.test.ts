@@ -21,8 +21,18 @@ interface Creds {
 }
 
 /** The Authorization header oauth-1.0a (HMAC-SHA1 by node:crypto) makes for the request. */
-function sign(method: string, url: string, creds: Creds, opts: { data?: Record<string, string>; timestamp?: number; nonce?: string } = {}): string {
-  const oauth = new OAuth({ consumer: creds.consumer, signature_method: 'HMAC-SHA1', realm: 'api', hash_function: (base, key) => createHmac('sha1', key).update(base).digest('base64') });
+function sign(
+  method: string,
+  url: string,
+  creds: Creds,
+  opts: { data?: Record<string, string>; timestamp?: number; nonce?: string } = {},
+): string {
+  const oauth = new OAuth({
+    consumer: creds.consumer,
+    signature_method: 'HMAC-SHA1',
+    realm: 'api',
+    hash_function: (base, key) => createHmac('sha1', key).update(base).digest('base64'),
+  });
   if (opts.timestamp !== undefined) oauth.getTimeStamp = () => opts.timestamp!;
   if (opts.nonce !== undefined) oauth.getNonce = () => opts.nonce!;
   return oauth.toHeader(oauth.authorize({ method, url, data: opts.data }, creds.token)).Authorization;
@@ -31,7 +41,9 @@ function sign(method: string, url: string, creds: Creds, opts: { data?: Record<s
 /** The app for a configuration, listening on an ephemeral port of 127.0.0.1: signatures need the URL the server sees. */
 function listen(overrides: Record<string, string>): Promise<{ server: Server; base: string }> {
   return new Promise((resolve) => {
-    const server = createServer(app(overrides)).listen(0, '127.0.0.1', () => resolve({ server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
+    const server = createServer(app(overrides)).listen(0, '127.0.0.1', () =>
+      resolve({ server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+    );
   });
 }
 
@@ -58,8 +70,14 @@ describe('OAuth 1.0a authentication', () => {
     const bobUser = await makeUser('bob');
     const consumer = await createConsumer(testStore(), 'test client');
     const other = await createConsumer(testStore(), 'other client');
-    alice = { consumer: { key: consumer.key, secret: consumer.secret }, token: (await createToken(testStore(), aliceUser, consumer.key))! };
-    bob = { consumer: { key: other.key, secret: other.secret }, token: (await createToken(testStore(), bobUser, other.key))! };
+    alice = {
+      consumer: { key: consumer.key, secret: consumer.secret },
+      token: (await createToken(testStore(), aliceUser, consumer.key))!,
+    };
+    bob = {
+      consumer: { key: other.key, secret: other.secret },
+      token: (await createToken(testStore(), bobUser, other.key))!,
+    };
   });
 
   const oauth1 = () => supertest(first.server);
@@ -68,20 +86,33 @@ describe('OAuth 1.0a authentication', () => {
     it('signed with the token answers 200, with query parameters in the signature', async () => {
       await oauth1().post('/snippets/').set('Authorization', basic('alice')).send({ code: 'x' }).expect(201);
       const url = `${first.base}/snippets/?limit=5&note=a~b%21c%20d`;
-      const res = await oauth1().get('/snippets/?limit=5&note=a~b%21c%20d').set('Authorization', sign('GET', url, alice)).expect(200);
+      const res = await oauth1()
+        .get('/snippets/?limit=5&note=a~b%21c%20d')
+        .set('Authorization', sign('GET', url, alice))
+        .expect(200);
       expect(res.body).to.have.length(1);
     });
 
     it('with a wrong token secret answers 401 "Invalid signature." with WWW-Authenticate: OAuth realm="api"', async () => {
       const wrong = { ...alice, token: { ...alice.token, secret: 'not-the-secret' } };
-      const res = await oauth1().get('/snippets/').set('Authorization', sign('GET', `${first.base}/snippets/`, wrong)).expect(401);
+      const res = await oauth1()
+        .get('/snippets/')
+        .set('Authorization', sign('GET', `${first.base}/snippets/`, wrong))
+        .expect(401);
       expect(res.body).to.deep.equal({ detail: 'Invalid signature.' });
       expect(res.headers['www-authenticate']).to.equal(CHALLENGE);
     });
 
     it('signed for another path, method or query answers 401 "Invalid signature."', async () => {
-      for (const [method, url] of [['GET', '/users/'], ['POST', '/snippets/'], ['GET', '/snippets/?limit=1']]) {
-        const res = await oauth1().get('/snippets/').set('Authorization', sign(method!, `${first.base}${url}`, alice)).expect(401);
+      for (const [method, url] of [
+        ['GET', '/users/'],
+        ['POST', '/snippets/'],
+        ['GET', '/snippets/?limit=1'],
+      ]) {
+        const res = await oauth1()
+          .get('/snippets/')
+          .set('Authorization', sign(method!, `${first.base}${url}`, alice))
+          .expect(401);
         expect(res.body).to.deep.equal({ detail: 'Invalid signature.' });
       }
     });
@@ -93,26 +124,41 @@ describe('OAuth 1.0a authentication', () => {
       expect(res.body).to.deep.equal({ detail: 'Nonce already used.' });
       expect(res.headers['www-authenticate']).to.equal(CHALLENGE);
       // The same nonce from another consumer is that consumer's own.
-      await oauth1().get('/snippets/').set('Authorization', sign('GET', `${first.base}/snippets/`, bob, { nonce: /oauth_nonce="([^"]+)"/.exec(header)![1] })).expect(200);
+      await oauth1()
+        .get('/snippets/')
+        .set(
+          'Authorization',
+          sign('GET', `${first.base}/snippets/`, bob, { nonce: /oauth_nonce="([^"]+)"/.exec(header)![1] }),
+        )
+        .expect(200);
     });
 
     it('with a timestamp more than 300 s away, past or future, answers 401 "Timestamp out of range."', async () => {
       const now = Math.floor(Date.now() / 1000);
       for (const timestamp of [now - 301 - 5, now + 301 + 5, 0]) {
-        const res = await oauth1().get('/snippets/').set('Authorization', sign('GET', `${first.base}/snippets/`, alice, { timestamp })).expect(401);
+        const res = await oauth1()
+          .get('/snippets/')
+          .set('Authorization', sign('GET', `${first.base}/snippets/`, alice, { timestamp }))
+          .expect(401);
         expect(res.body).to.deep.equal({ detail: 'Timestamp out of range.' });
       }
-      await oauth1().get('/snippets/').set('Authorization', sign('GET', `${first.base}/snippets/`, alice, { timestamp: now - 200 })).expect(200);
+      await oauth1()
+        .get('/snippets/')
+        .set('Authorization', sign('GET', `${first.base}/snippets/`, alice, { timestamp: now - 200 }))
+        .expect(200);
     });
 
-    it('with an unknown consumer, an unknown token or another consumer\'s token answers 401', async () => {
+    it("with an unknown consumer, an unknown token or another consumer's token answers 401", async () => {
       const cases: [Creds, string][] = [
         [{ ...alice, consumer: { key: 'nobody', secret: alice.consumer.secret } }, 'Invalid consumer key.'],
         [{ ...alice, token: { key: 'no-such-token', secret: alice.token.secret } }, 'Invalid access token.'],
         [{ ...alice, token: bob.token }, 'Invalid access token.'],
       ];
       for (const [creds, detail] of cases) {
-        const res = await oauth1().get('/snippets/').set('Authorization', sign('GET', `${first.base}/snippets/`, creds)).expect(401);
+        const res = await oauth1()
+          .get('/snippets/')
+          .set('Authorization', sign('GET', `${first.base}/snippets/`, creds))
+          .expect(401);
         expect(res.body).to.deep.equal({ detail });
         expect(res.headers['www-authenticate']).to.equal(CHALLENGE);
       }
@@ -125,27 +171,45 @@ describe('OAuth 1.0a authentication', () => {
   });
 
   describe('AUTH_SCHEMES=oauth1,basic: POST /snippets/', () => {
-    it('signed with a JSON body creates the snippet, 201, owned by the token\'s user', async () => {
-      const res = await oauth1().post('/snippets/').set('Authorization', sign('POST', `${first.base}/snippets/`, alice)).send({ code: 'print(1)' }).expect(201);
+    it("signed with a JSON body creates the snippet, 201, owned by the token's user", async () => {
+      const res = await oauth1()
+        .post('/snippets/')
+        .set('Authorization', sign('POST', `${first.base}/snippets/`, alice))
+        .send({ code: 'print(1)' })
+        .expect(201);
       expect(res.body).to.include({ owner: 'alice', code: 'print(1)' });
     });
 
     it('signed with a form body whose fields are in the signature creates the snippet, 201', async () => {
       const data = { code: 'print("a b~c*!\'()")', title: 'héllo ✓ & = +', linenos: 'true' };
-      const res = await oauth1().post('/snippets/').type('form').set('Authorization', sign('POST', `${first.base}/snippets/`, bob, { data })).send(data).expect(201);
+      const res = await oauth1()
+        .post('/snippets/')
+        .type('form')
+        .set('Authorization', sign('POST', `${first.base}/snippets/`, bob, { data }))
+        .send(data)
+        .expect(201);
       expect(res.body).to.include({ owner: 'bob', code: data.code, title: data.title, linenos: true });
     });
 
     it('with a form body changed after signing answers 401 "Invalid signature." and stores nothing', async () => {
       const header = sign('POST', `${first.base}/snippets/`, alice, { data: { code: 'signed' } });
-      const res = await oauth1().post('/snippets/').type('form').set('Authorization', header).send({ code: 'tampered' }).expect(401);
+      const res = await oauth1()
+        .post('/snippets/')
+        .type('form')
+        .set('Authorization', header)
+        .send({ code: 'tampered' })
+        .expect(401);
       expect(res.body).to.deep.equal({ detail: 'Invalid signature.' });
       expect(await snippetCount()).to.equal(0);
     });
 
     it('with a wrong consumer secret answers 401 with WWW-Authenticate: OAuth realm="api" and stores nothing', async () => {
       const wrong = { ...alice, consumer: { ...alice.consumer, secret: 'wrong-secret' } };
-      const res = await oauth1().post('/snippets/').set('Authorization', sign('POST', `${first.base}/snippets/`, wrong)).send({ code: 'x' }).expect(401);
+      const res = await oauth1()
+        .post('/snippets/')
+        .set('Authorization', sign('POST', `${first.base}/snippets/`, wrong))
+        .send({ code: 'x' })
+        .expect(401);
       expect(res.body).to.deep.equal({ detail: 'Invalid signature.' });
       expect(res.headers['www-authenticate']).to.equal(CHALLENGE);
       expect(await snippetCount()).to.equal(0);
@@ -172,8 +236,16 @@ describe('OAuth 1.0a authentication', () => {
       return new Map([...header.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
     }
     const render = (params: Map<string, string>) => `OAuth ${[...params].map(([k, v]) => `${k}="${v}"`).join(', ')}`;
-    const without = (name: string) => { const p = valid(); p.delete(name); return render(p); };
-    const withValue = (name: string, value: string) => { const p = valid(); p.set(name, value); return render(p); };
+    const without = (name: string) => {
+      const p = valid();
+      p.delete(name);
+      return render(p);
+    };
+    const withValue = (name: string, value: string) => {
+      const p = valid();
+      p.set(name, value);
+      return render(p);
+    };
 
     it('answer 401 with a detail and the OAuth challenge, never 500, on GET and POST', async () => {
       const MALFORMED = 'Invalid OAuth header.';
@@ -181,8 +253,15 @@ describe('OAuth 1.0a authentication', () => {
       const cases: [string, string][] = [
         ['OAuth', 'Invalid OAuth header. No credentials provided.'],
         ['OAuth   ', 'Invalid OAuth header. No credentials provided.'],
-        ...['oauth garbage', 'OAuth oauth_token=unquoted', 'OAuth oauth_token="unterminated', 'OAuth ,,,', 'OAuth oauth_token="a" oauth_nonce="b"', 'OAuth "="', 'OAuth a=="b"']
-          .map((h): [string, string] => [h, MALFORMED]),
+        ...[
+          'oauth garbage',
+          'OAuth oauth_token=unquoted',
+          'OAuth oauth_token="unterminated',
+          'OAuth ,,,',
+          'OAuth oauth_token="a" oauth_nonce="b"',
+          'OAuth "="',
+          'OAuth a=="b"',
+        ].map((h): [string, string] => [h, MALFORMED]),
         [`OAuth realm="${'a'.repeat(8000)}"`, MALFORMED],
         [`OAuth ${'a="b", '.repeat(1000)}a="b"`, MALFORMED],
         ['OAuth realm="api"', 'Missing OAuth parameter: oauth_consumer_key.'],
@@ -190,13 +269,22 @@ describe('OAuth 1.0a authentication', () => {
         [withValue('oauth_consumer_key', '%zz'), BAD_ENCODING],
         [withValue('oauth_nonce', '%E0%A4%A'), BAD_ENCODING],
         [withValue('oauth_signature', '%'), BAD_ENCODING],
-        ...['oauth_consumer_key', 'oauth_token', 'oauth_signature_method', 'oauth_timestamp', 'oauth_nonce', 'oauth_signature']
-          .map((name): [string, string] => [without(name), `Missing OAuth parameter: ${name}.`]),
+        ...[
+          'oauth_consumer_key',
+          'oauth_token',
+          'oauth_signature_method',
+          'oauth_timestamp',
+          'oauth_nonce',
+          'oauth_signature',
+        ].map((name): [string, string] => [without(name), `Missing OAuth parameter: ${name}.`]),
         [withValue('oauth_signature', ''), 'Missing OAuth parameter: oauth_signature.'],
         [withValue('oauth_signature_method', 'PLAINTEXT'), 'Unsupported signature method.'],
         [withValue('oauth_signature_method', 'RSA-SHA1'), 'Unsupported signature method.'],
         [withValue('oauth_version', '2.0'), 'Unsupported OAuth version.'],
-        ...['abc', '-5', '1e9', '9'.repeat(30)].map((t): [string, string] => [withValue('oauth_timestamp', t), 'Invalid timestamp.']),
+        ...['abc', '-5', '1e9', '9'.repeat(30)].map((t): [string, string] => [
+          withValue('oauth_timestamp', t),
+          'Invalid timestamp.',
+        ]),
         [withValue('oauth_nonce', 'n'.repeat(65)), 'Invalid nonce.'],
         [withValue('oauth_consumer_key', '%27%3B%20DROP%20TABLE%20users%3B--'), 'Invalid consumer key.'],
         [withValue('oauth_consumer_key', '%00'), 'Invalid consumer key.'],
@@ -223,7 +311,11 @@ describe('OAuth 1.0a authentication', () => {
         await supertest(plain.server).get('/snippets/').set('Authorization', header).expect(200);
       }
       for (const header of [sign('POST', `${plain.base}/snippets/`, alice), 'Frobnicate whatever']) {
-        const res = await supertest(plain.server).post('/snippets/').set('Authorization', header).send({ code: 'x' }).expect(401);
+        const res = await supertest(plain.server)
+          .post('/snippets/')
+          .set('Authorization', header)
+          .send({ code: 'x' })
+          .expect(401);
         expect(res.body).to.deep.equal({ detail: 'Authentication credentials were not provided.' });
         expect(res.headers['www-authenticate']).to.equal('Basic realm="api"');
       }
@@ -234,16 +326,30 @@ describe('OAuth 1.0a authentication', () => {
       const second = await listen({ AUTH_SCHEMES: 'basic,oauth1' });
       servers.push(second.server);
       const wrong = { ...alice, token: { ...alice.token, secret: 'wrong' } };
-      const res = await supertest(second.server).post('/snippets/').set('Authorization', sign('POST', `${second.base}/snippets/`, wrong)).send({ code: 'x' }).expect(401);
+      const res = await supertest(second.server)
+        .post('/snippets/')
+        .set('Authorization', sign('POST', `${second.base}/snippets/`, wrong))
+        .send({ code: 'x' })
+        .expect(401);
       expect(res.body).to.deep.equal({ detail: 'Invalid signature.' });
       expect(res.headers['www-authenticate']).to.equal('Basic realm="api"');
-      await supertest(second.server).post('/snippets/').set('Authorization', sign('POST', `${second.base}/snippets/`, alice)).send({ code: 'x' }).expect(201);
+      await supertest(second.server)
+        .post('/snippets/')
+        .set('Authorization', sign('POST', `${second.base}/snippets/`, alice))
+        .send({ code: 'x' })
+        .expect(201);
     });
 
     it('with TRUST_PROXY the signed URL is the one the proxy received (X-Forwarded-Proto and -Host)', async () => {
       const proxied = { AUTH_SCHEMES: 'oauth1', TRUST_PROXY: '1' };
       const header = sign('POST', 'https://api.example.com/snippets/', alice);
-      await api(proxied).post('/snippets/').set('X-Forwarded-Proto', 'https').set('X-Forwarded-Host', 'api.example.com').set('Authorization', header).send({ code: 'x' }).expect(201);
+      await api(proxied)
+        .post('/snippets/')
+        .set('X-Forwarded-Proto', 'https')
+        .set('X-Forwarded-Host', 'api.example.com')
+        .set('Authorization', header)
+        .send({ code: 'x' })
+        .expect(201);
       const other = sign('POST', 'https://api.example.com/snippets/', alice);
       await api(proxied).post('/snippets/').set('Authorization', other).send({ code: 'x' }).expect(401);
     });
@@ -256,7 +362,9 @@ describe('OAuth 1.0a authentication', () => {
       expect(await useNonce(testStore(), 'k', 't', now, 'new')).to.equal(true);
       expect(await useNonce(testStore(), 'k', 't', now, 'new')).to.equal(false);
       await pruneNonces(testStore(), Date.now(), true);
-      expect((await select<{ nonce: string }>(testStore(), 'SELECT nonce FROM oauth1_nonces')).map((r) => r.nonce)).to.deep.equal(['new']);
+      expect(
+        (await select<{ nonce: string }>(testStore(), 'SELECT nonce FROM oauth1_nonces')).map((r) => r.nonce),
+      ).to.deep.equal(['new']);
     });
   });
 });
@@ -267,7 +375,15 @@ describe('snippets CLI: createconsumer and createoauth1token', function () {
 
   async function cli(...args: string[]) {
     const res = await cliInProcess(env, ...args);
-    return { ...res, values: Object.fromEntries(res.stdout.trim().split('\n').map((l) => l.split('=', 2))) as Record<string, string> };
+    return {
+      ...res,
+      values: Object.fromEntries(
+        res.stdout
+          .trim()
+          .split('\n')
+          .map((l) => l.split('=', 2)),
+      ) as Record<string, string>,
+    };
   }
 
   before(() => {
@@ -289,12 +405,23 @@ describe('snippets CLI: createconsumer and createoauth1token', function () {
 
     const service = await startService(env);
     try {
-      const creds = { consumer: { key: 'my-app.key', secret: 'consumer-secret-1' }, token: { key: token.values.oauth_token!, secret: token.values.oauth_token_secret! } };
+      const creds = {
+        consumer: { key: 'my-app.key', secret: 'consumer-secret-1' },
+        token: { key: token.values.oauth_token!, secret: token.values.oauth_token_secret! },
+      };
       const url = `${service.base}/snippets/`;
-      const res = await fetch(url, { method: 'POST', headers: { Authorization: sign('POST', url, creds), 'Content-Type': 'application/json' }, body: JSON.stringify({ code: 'via cli' }) });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { Authorization: sign('POST', url, creds), 'Content-Type': 'application/json' },
+        body: JSON.stringify({ code: 'via cli' }),
+      });
       expect(res.status).to.equal(201);
       expect(await res.json()).to.include({ owner: 'carol', code: 'via cli' });
-      const anonymous = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"code":"x"}' });
+      const anonymous = await fetch(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"code":"x"}',
+      });
       expect(anonymous.status).to.equal(401);
       expect(anonymous.headers.get('www-authenticate')).to.equal(CHALLENGE);
     } finally {

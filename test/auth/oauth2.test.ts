@@ -7,10 +7,14 @@ import { api, apiAt } from '../support/http';
 import { testStore } from '../support/runtime';
 
 const CLIENT = { client_id: 'test-client', client_secret: 'test-client-secret' };
-const basicClient = (id = CLIENT.client_id, secret = CLIENT.client_secret) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+const basicClient = (id = CLIENT.client_id, secret = CLIENT.client_secret) =>
+  `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
 function passwordGrant(overrides: Record<string, string> = {}, config: Record<string, string> = {}) {
-  return api(config).post('/oauth2/access_token/').type('form').send({ grant_type: 'password', username: 'alice', password: 'alicepass', ...CLIENT, ...overrides });
+  return api(config)
+    .post('/oauth2/access_token/')
+    .type('form')
+    .send({ grant_type: 'password', username: 'alice', password: 'alicepass', ...CLIENT, ...overrides });
 }
 
 describe('OAuth 2.0', () => {
@@ -32,11 +36,19 @@ describe('OAuth 2.0', () => {
     });
 
     it('is served without the trailing slash too, and takes JSON bodies', async () => {
-      await api().post('/oauth2/access_token').send({ grant_type: 'password', username: 'alice', password: 'alicepass', ...CLIENT }).expect(200);
+      await api()
+        .post('/oauth2/access_token')
+        .send({ grant_type: 'password', username: 'alice', password: 'alicepass', ...CLIENT })
+        .expect(200);
     });
 
     it('takes the client credentials with Basic instead of the body', async () => {
-      const res = await api().post('/oauth2/access_token/').set('Authorization', basicClient()).type('form').send({ grant_type: 'password', username: 'alice', password: 'alicepass' }).expect(200);
+      const res = await api()
+        .post('/oauth2/access_token/')
+        .set('Authorization', basicClient())
+        .type('form')
+        .send({ grant_type: 'password', username: 'alice', password: 'alicepass' })
+        .expect(200);
       expect(res.body.token_type).to.equal('Bearer');
     });
 
@@ -53,7 +65,10 @@ describe('OAuth 2.0', () => {
       for (const res of [
         await passwordGrant({ client_secret: 'wrong' }),
         await passwordGrant({ client_id: 'nobody' }),
-        await api().post('/oauth2/access_token/').type('form').send({ grant_type: 'password', username: 'alice', password: 'alicepass' }),
+        await api()
+          .post('/oauth2/access_token/')
+          .type('form')
+          .send({ grant_type: 'password', username: 'alice', password: 'alicepass' }),
       ]) {
         expect(res.status).to.equal(401);
         expect(res.body).to.deep.equal({ error: 'invalid_client' });
@@ -62,7 +77,12 @@ describe('OAuth 2.0', () => {
     });
 
     it('answers invalid_client 401 challenging Basic when the client sent wrong Basic credentials', async () => {
-      const res = await api().post('/oauth2/access_token/').set('Authorization', basicClient(CLIENT.client_id, 'nope')).type('form').send({ grant_type: 'password' }).expect(401);
+      const res = await api()
+        .post('/oauth2/access_token/')
+        .set('Authorization', basicClient(CLIENT.client_id, 'nope'))
+        .type('form')
+        .send({ grant_type: 'password' })
+        .expect(401);
       expect(res.body).to.deep.equal({ error: 'invalid_client' });
       expect(res.headers['www-authenticate']).to.equal('Basic realm="oauth2"');
     });
@@ -100,7 +120,7 @@ describe('OAuth 2.0', () => {
       expect(res.headers.allow).to.equal('POST, OPTIONS');
     });
 
-    it('OPTIONS answers 200 with Allow and the endpoint\'s metadata, with and without the slash', async () => {
+    it("OPTIONS answers 200 with Allow and the endpoint's metadata, with and without the slash", async () => {
       for (const path of ['/oauth2/access_token/', '/oauth2/access_token']) {
         const res = await api().options(path).expect(200);
         expect(res.headers.allow).to.equal('POST, OPTIONS');
@@ -112,17 +132,28 @@ describe('OAuth 2.0', () => {
   describe('Authorization: Bearer', () => {
     it('with an issued access token, POST /snippets/ responds 201 owned by its user, no CSRF needed', async () => {
       const { access_token: access } = (await passwordGrant().expect(200)).body;
-      const res = await api().post('/snippets/').set('Authorization', `Bearer ${access}`).send({ code: 'by bearer' }).expect(201);
+      const res = await api()
+        .post('/snippets/')
+        .set('Authorization', `Bearer ${access}`)
+        .send({ code: 'by bearer' })
+        .expect(201);
       expect(res.body.owner).to.equal('alice');
     });
 
     it('an unknown token stops GET and POST with 401 (unlike the reference, not anonymous)', async () => {
       for (const method of ['get', 'post'] as const) {
-        const res = await api()[method]('/snippets/').set('Authorization', 'Bearer not-a-token').send({ code: 'x' }).expect(401);
+        const res = await api()
+          [method]('/snippets/')
+          .set('Authorization', 'Bearer not-a-token')
+          .send({ code: 'x' })
+          .expect(401);
         expect(res.body).to.deep.equal({ detail: 'Invalid or expired token.' });
         expect(res.headers['www-authenticate']).to.equal('Basic realm="api"');
       }
-      const first = await api({ AUTH_SCHEMES: 'oauth2,basic' }).get('/snippets/').set('Authorization', 'Bearer not-a-token').expect(401);
+      const first = await api({ AUTH_SCHEMES: 'oauth2,basic' })
+        .get('/snippets/')
+        .set('Authorization', 'Bearer not-a-token')
+        .expect(401);
       expect(first.headers['www-authenticate']).to.equal('Bearer realm="api"');
     });
 
@@ -132,8 +163,14 @@ describe('OAuth 2.0', () => {
       const { access_token: access, expires_in: expiresIn } = (await passwordGrant({}, config).expect(200)).body;
       expect(expiresIn).to.equal(60);
       const bearer = { Authorization: `Bearer ${access}` };
-      await apiAt(() => issued + 59_000, config).get('/users/').set(bearer).expect(200);
-      const expired = await apiAt(() => Date.now() + 60_000, config).get('/users/').set(bearer).expect(401);
+      await apiAt(() => issued + 59_000, config)
+        .get('/users/')
+        .set(bearer)
+        .expect(200);
+      const expired = await apiAt(() => Date.now() + 60_000, config)
+        .get('/users/')
+        .set(bearer)
+        .expect(401);
       expect(expired.body).to.deep.equal({ detail: 'Invalid or expired token.' });
       expect(expired.headers['www-authenticate']).to.equal('Basic realm="api"');
     });
@@ -142,19 +179,36 @@ describe('OAuth 2.0', () => {
   describe('POST /oauth2/access_token/ with grant_type=refresh_token', () => {
     it('issues a new pair and revokes the old one', async () => {
       const old = (await passwordGrant().expect(200)).body;
-      const res = await api().post('/oauth2/access_token/').type('form').send({ grant_type: 'refresh_token', refresh_token: old.refresh_token, ...CLIENT }).expect(200);
+      const res = await api()
+        .post('/oauth2/access_token/')
+        .type('form')
+        .send({ grant_type: 'refresh_token', refresh_token: old.refresh_token, ...CLIENT })
+        .expect(200);
       expect(res.body.access_token).not.to.equal(old.access_token);
       expect(res.body.refresh_token).not.to.equal(old.refresh_token);
       await api().get('/users/').set('Authorization', `Bearer ${old.access_token}`).expect(401);
       await api().get('/users/').set('Authorization', `Bearer ${res.body.access_token}`).expect(200);
-      const again = await api().post('/oauth2/access_token/').type('form').send({ grant_type: 'refresh_token', refresh_token: old.refresh_token, ...CLIENT }).expect(400);
+      const again = await api()
+        .post('/oauth2/access_token/')
+        .type('form')
+        .send({ grant_type: 'refresh_token', refresh_token: old.refresh_token, ...CLIENT })
+        .expect(400);
       expect(again.body.error).to.equal('invalid_grant');
     });
 
-    it('refuses another client\'s refresh token with invalid_grant', async () => {
+    it("refuses another client's refresh token with invalid_grant", async () => {
       await createClient(testStore(), 'other', 'other-client', 'other-client-secret');
       const old = (await passwordGrant().expect(200)).body;
-      const res = await api().post('/oauth2/access_token/').type('form').send({ grant_type: 'refresh_token', refresh_token: old.refresh_token, client_id: 'other-client', client_secret: 'other-client-secret' }).expect(400);
+      const res = await api()
+        .post('/oauth2/access_token/')
+        .type('form')
+        .send({
+          grant_type: 'refresh_token',
+          refresh_token: old.refresh_token,
+          client_id: 'other-client',
+          client_secret: 'other-client-secret',
+        })
+        .expect(400);
       expect(res.body.error).to.equal('invalid_grant');
     });
   });

@@ -19,7 +19,9 @@ describe('AUTH_SCHEMES orders', () => {
     await resetDatabase();
     await makeUser('alice');
     await makeUser('bob');
-    aliceSnippet = (await api().post('/snippets/').set('Authorization', basic('alice')).send({ code: 'mine' }).expect(201)).body.id;
+    aliceSnippet = (
+      await api().post('/snippets/').set('Authorization', basic('alice')).send({ code: 'mine' }).expect(201)
+    ).body.id;
   });
 
   for (const [order, challenge] of ORDERS) {
@@ -33,7 +35,11 @@ describe('AUTH_SCHEMES orders', () => {
 
       it(`wrong Basic credentials on GET and on POST respond ${status}, nothing stored`, async () => {
         for (const method of ['get', 'post'] as const) {
-          const res = await api({ AUTH_SCHEMES: order })[method]('/snippets/').set('Authorization', basic('alice', 'wrong')).send({ code: 'x' }).expect(status);
+          const res = await api({ AUTH_SCHEMES: order })
+            [method]('/snippets/')
+            .set('Authorization', basic('alice', 'wrong'))
+            .send({ code: 'x' })
+            .expect(status);
           expect(res.body).to.deep.equal({ detail: 'Invalid username/password.' });
           expect(res.headers['www-authenticate']).to.equal(challenge);
         }
@@ -42,7 +48,11 @@ describe('AUTH_SCHEMES orders', () => {
 
       it('a non-owner PUT and DELETE respond 403 without WWW-Authenticate', async () => {
         for (const method of ['put', 'delete'] as const) {
-          const res = await api({ AUTH_SCHEMES: order })[method](`/snippets/${aliceSnippet}/`).set('Authorization', basic('bob')).send({ code: 'theirs' }).expect(403);
+          const res = await api({ AUTH_SCHEMES: order })
+            [method](`/snippets/${aliceSnippet}/`)
+            .set('Authorization', basic('bob'))
+            .send({ code: 'theirs' })
+            .expect(403);
           expect(res.body).to.deep.equal({ detail: 'You do not have permission to perform this action.' });
           expect(res.headers).not.to.have.property('www-authenticate');
         }
@@ -50,16 +60,27 @@ describe('AUTH_SCHEMES orders', () => {
       });
 
       it('wrong credentials stop /trpc and the HTML pages too', async () => {
-        const trpc = await api({ AUTH_SCHEMES: order }).get('/trpc/snippets.list').set('Authorization', basic('alice', 'wrong')).expect(status);
+        const trpc = await api({ AUTH_SCHEMES: order })
+          .get('/trpc/snippets.list')
+          .set('Authorization', basic('alice', 'wrong'))
+          .expect(status);
         expect(trpc.body.error.data.httpStatus).to.equal(status);
-        await api({ AUTH_SCHEMES: order }).get('/snippets/').set('Accept', 'text/html').set('Authorization', basic('alice', 'wrong')).expect(status);
+        await api({ AUTH_SCHEMES: order })
+          .get('/snippets/')
+          .set('Accept', 'text/html')
+          .set('Authorization', basic('alice', 'wrong'))
+          .expect(status);
       });
     });
   }
 
   it('a scheme left out of AUTH_SCHEMES is not attempted: its header is anonymous', async () => {
     await api({ AUTH_SCHEMES: 'basic' }).get('/snippets/').set('Authorization', 'Token whatever').expect(200);
-    await api({ AUTH_SCHEMES: 'basic' }).post('/snippets/').set('Authorization', 'Token whatever').send({ code: 'x' }).expect(401);
+    await api({ AUTH_SCHEMES: 'basic' })
+      .post('/snippets/')
+      .set('Authorization', 'Token whatever')
+      .send({ code: 'x' })
+      .expect(401);
   });
 
   it('Basic with a pair accepted moments ago: a password change refuses the old one at once and accepts the new', async () => {

@@ -41,7 +41,12 @@ function setCookie(res: supertest.Response, name: string): string | undefined {
 /** GET the login page, then POST the credentials with the cookie's token echoed in X-CSRFToken. */
 async function login(jar = new Jar(), username = 'alice', password = 'alicepass'): Promise<Jar> {
   jar.take(await supertest(app()).get('/api-auth/login/').set('Cookie', jar.header).expect(200));
-  const res = await supertest(app()).post('/api-auth/login/').set('Cookie', jar.header).set('X-CSRFToken', jar.csrf).type('form').send({ username, password });
+  const res = await supertest(app())
+    .post('/api-auth/login/')
+    .set('Cookie', jar.header)
+    .set('X-CSRFToken', jar.csrf)
+    .type('form')
+    .send({ username, password });
   expect(res.status, res.text).to.equal(302);
   jar.take(res);
   return jar;
@@ -76,14 +81,20 @@ describe('session CSRF with the csrftoken cookie', () => {
     it('sets a csrftoken cookie readable by page scripts (not HttpOnly, SameSite=Lax, Path=/) and no session', async () => {
       const res = await supertest(app()).get('/api-auth/login/').expect(200);
       const cookie = setCookie(res, 'csrftoken');
-      expect(cookie).to.match(/^csrftoken=[^;]{20,};/).and.match(/Path=\//).and.match(/SameSite=Lax/i);
+      expect(cookie)
+        .to.match(/^csrftoken=[^;]{20,};/)
+        .and.match(/Path=\//)
+        .and.match(/SameSite=Lax/i);
       expect(cookie).not.to.match(/HttpOnly/i);
       expect(cookie).not.to.match(/Secure/i);
       expect(setCookie(res, 'sessionid')).to.equal(undefined);
     });
 
     it('marks the cookie Secure over HTTPS (behind a trusted proxy)', async () => {
-      const res = await supertest(app({ TRUST_PROXY: '1' })).get('/api-auth/login/').set('X-Forwarded-Proto', 'https').expect(200);
+      const res = await supertest(app({ TRUST_PROXY: '1' }))
+        .get('/api-auth/login/')
+        .set('X-Forwarded-Proto', 'https')
+        .expect(200);
       expect(setCookie(res, 'csrftoken')).to.match(/Secure/);
     });
   });
@@ -93,23 +104,55 @@ describe('session CSRF with the csrftoken cookie', () => {
       const jar = new Jar();
       jar.take(await supertest(app()).get('/api-auth/login/').expect(200));
       const anonymous = jar.csrf;
-      const res = await supertest(app()).post('/api-auth/login/').set('Cookie', jar.header).set('X-CSRFToken', anonymous).type('form').send({ username: 'alice', password: 'alicepass', next: '/snippets/' }).expect(302);
+      const res = await supertest(app())
+        .post('/api-auth/login/')
+        .set('Cookie', jar.header)
+        .set('X-CSRFToken', anonymous)
+        .type('form')
+        .send({ username: 'alice', password: 'alicepass', next: '/snippets/' })
+        .expect(302);
       jar.take(res);
       expect(jar.csrf, 'login rotates the token').to.have.length.above(20).and.not.equal(anonymous);
       expect(setCookie(res, 'sessionid')).to.match(/HttpOnly/);
 
-      const created = await supertest(app()).post('/snippets/').set('Cookie', jar.header).set('X-CSRFToken', jar.csrf).send({ code: 'with the cookie' }).expect(201);
+      const created = await supertest(app())
+        .post('/snippets/')
+        .set('Cookie', jar.header)
+        .set('X-CSRFToken', jar.csrf)
+        .send({ code: 'with the cookie' })
+        .expect(201);
       expect(created.body.owner).to.equal('alice');
       const id = created.body.id as number;
-      await supertest(app()).put(`/snippets/${id}/`).set('Cookie', jar.header).set('X-CSRFToken', jar.csrf).send({ code: 'updated' }).expect(200);
-      await supertest(app()).delete(`/snippets/${id}/`).set('Cookie', jar.header).set('X-CSRFToken', jar.csrf).expect(204);
+      await supertest(app())
+        .put(`/snippets/${id}/`)
+        .set('Cookie', jar.header)
+        .set('X-CSRFToken', jar.csrf)
+        .send({ code: 'updated' })
+        .expect(200);
+      await supertest(app())
+        .delete(`/snippets/${id}/`)
+        .set('Cookie', jar.header)
+        .set('X-CSRFToken', jar.csrf)
+        .expect(204);
     });
 
     it('logs in with the cookie token in the csrfmiddlewaretoken field', async () => {
       const jar = new Jar();
       jar.take(await supertest(app()).get('/api-auth/login/').expect(200));
-      jar.take(await supertest(app()).post('/api-auth/login/').set('Cookie', jar.header).type('form').send({ username: 'alice', password: 'alicepass', csrfmiddlewaretoken: jar.csrf }).expect(302));
-      await supertest(app()).post('/snippets/').set('Cookie', jar.header).type('form').send({ code: 'form', csrfmiddlewaretoken: jar.csrf }).expect(201);
+      jar.take(
+        await supertest(app())
+          .post('/api-auth/login/')
+          .set('Cookie', jar.header)
+          .type('form')
+          .send({ username: 'alice', password: 'alicepass', csrfmiddlewaretoken: jar.csrf })
+          .expect(302),
+      );
+      await supertest(app())
+        .post('/snippets/')
+        .set('Cookie', jar.header)
+        .type('form')
+        .send({ code: 'form', csrfmiddlewaretoken: jar.csrf })
+        .expect(201);
     });
   });
 
@@ -121,7 +164,12 @@ describe('session CSRF with the csrftoken cookie', () => {
       const sessionA = `sessionid=${a.cookies.get('sessionid')}`;
       // B's token echoed with A's cookies; and B's token planted as A's cookie too (the double-submit is tied to A's session).
       for (const cookie of [a.header, `${sessionA}; csrftoken=${b.csrf}`]) {
-        const res = await supertest(app()).post('/snippets/').set('Cookie', cookie).set('X-CSRFToken', b.csrf).send({ code: 'x' }).expect(403);
+        const res = await supertest(app())
+          .post('/snippets/')
+          .set('Cookie', cookie)
+          .set('X-CSRFToken', b.csrf)
+          .send({ code: 'x' })
+          .expect(403);
         expect(res.body).to.deep.equal({ detail: INCORRECT });
         expect(res.headers).not.to.have.property('www-authenticate');
       }
@@ -133,23 +181,44 @@ describe('session CSRF with the csrftoken cookie', () => {
       jar.take(await supertest(app()).get('/api-auth/login/').expect(200));
       const anonymous = jar.csrf;
       await login(jar);
-      await supertest(app()).post('/snippets/').set('Cookie', `sessionid=${jar.cookies.get('sessionid')}; csrftoken=${anonymous}`).set('X-CSRFToken', anonymous).send({ code: 'x' }).expect(403);
+      await supertest(app())
+        .post('/snippets/')
+        .set('Cookie', `sessionid=${jar.cookies.get('sessionid')}; csrftoken=${anonymous}`)
+        .set('X-CSRFToken', anonymous)
+        .send({ code: 'x' })
+        .expect(403);
     });
 
     it('a session write of every unsafe method without the token is refused 403, and changes nothing', async () => {
       const jar = await login();
-      const created = await supertest(app()).post('/snippets/').set('Cookie', jar.header).set('X-CSRFToken', jar.csrf).send({ code: 'kept' }).expect(201);
+      const created = await supertest(app())
+        .post('/snippets/')
+        .set('Cookie', jar.header)
+        .set('X-CSRFToken', jar.csrf)
+        .send({ code: 'kept' })
+        .expect(201);
       const path = `/snippets/${created.body.id}/`;
-      for (const [method, url] of [['post', '/snippets/'], ['put', path], ['delete', path]] as const) {
+      for (const [method, url] of [
+        ['post', '/snippets/'],
+        ['put', path],
+        ['delete', path],
+      ] as const) {
         const res = await supertest(app())[method](url).set('Cookie', jar.header).send({ code: 'changed' }).expect(403);
         expect(res.body, method).to.deep.equal({ detail: INCORRECT });
       }
-      expect((await supertest(app()).get('/snippets/').expect(200)).body.map((s: { code: string }) => s.code)).to.deep.equal(['kept']);
+      expect(
+        (await supertest(app()).get('/snippets/').expect(200)).body.map((s: { code: string }) => s.code),
+      ).to.deep.equal(['kept']);
     });
 
     it('without the csrftoken cookie a write is refused 403 "CSRF cookie not set" (Django\'s reason)', async () => {
       const jar = await login();
-      const res = await supertest(app()).post('/snippets/').set('Cookie', `sessionid=${jar.cookies.get('sessionid')}`).set('X-CSRFToken', jar.csrf).send({ code: 'x' }).expect(403);
+      const res = await supertest(app())
+        .post('/snippets/')
+        .set('Cookie', `sessionid=${jar.cookies.get('sessionid')}`)
+        .set('X-CSRFToken', jar.csrf)
+        .send({ code: 'x' })
+        .expect(403);
       expect(res.body).to.deep.equal({ detail: NO_COOKIE });
     });
   });
@@ -158,7 +227,11 @@ describe('session CSRF with the csrftoken cookie', () => {
     it('POST ends the session, clears sessionid and rotates the token', async () => {
       const jar = await login();
       const before = jar.csrf;
-      const res = await supertest(app()).post('/api-auth/logout/').set('Cookie', jar.header).set('X-CSRFToken', jar.csrf).expect(302);
+      const res = await supertest(app())
+        .post('/api-auth/logout/')
+        .set('Cookie', jar.header)
+        .set('X-CSRFToken', jar.csrf)
+        .expect(302);
       expect(setCookie(res, 'sessionid')).to.match(/Expires=Thu, 01 Jan 1970/);
       jar.take(res);
       expect(jar.csrf).to.have.length.above(20).and.not.equal(before);
@@ -171,9 +244,16 @@ describe('session CSRF with the csrftoken cookie', () => {
       expect(res.headers['content-type']).to.match(/^text\/html/);
       expect(res.text).to.match(/<form[^>]*method="post"[^>]*action="\/api-auth\/logout\/"/);
       expect(setCookie(res, 'sessionid')).to.equal(undefined);
-      expect(([] as string[]).concat(res.headers['set-cookie'] ?? []).filter((c) => c.startsWith('csrftoken='))).to.have.length.at.most(1);
+      expect(
+        ([] as string[]).concat(res.headers['set-cookie'] ?? []).filter((c) => c.startsWith('csrftoken=')),
+      ).to.have.length.at.most(1);
       jar.take(res);
-      await supertest(app()).post('/snippets/').set('Cookie', jar.header).set('X-CSRFToken', jar.csrf).send({ code: 'still in' }).expect(201);
+      await supertest(app())
+        .post('/snippets/')
+        .set('Cookie', jar.header)
+        .set('X-CSRFToken', jar.csrf)
+        .send({ code: 'still in' })
+        .expect(201);
     });
   });
 
@@ -196,10 +276,20 @@ describe('session CSRF with the csrftoken cookie', () => {
       const jar = new Jar();
       jar.take(await supertest(app()).get('/api-auth/login/').expect(200));
       for (const password of ['wrong', '', 'alicepas']) {
-        const res = await supertest(app()).post('/api-auth/login/').set('Cookie', jar.header).set('X-CSRFToken', jar.csrf).type('form').send({ username: 'alice', password }).expect(200);
+        const res = await supertest(app())
+          .post('/api-auth/login/')
+          .set('Cookie', jar.header)
+          .set('X-CSRFToken', jar.csrf)
+          .type('form')
+          .send({ username: 'alice', password })
+          .expect(200);
         expect(setCookie(res, 'sessionid')).to.equal(undefined);
       }
-      await supertest(app()).post('/api-auth/login/').type('form').send({ username: 'alice', password: 'alicepass' }).expect(403);
+      await supertest(app())
+        .post('/api-auth/login/')
+        .type('form')
+        .send({ username: 'alice', password: 'alicepass' })
+        .expect(403);
       await supertest(app()).get('/snippets/').set('Accept', 'text/html').expect(200);
       await supertest(app()).get('/api-auth/logout/').expect(200);
       expect(await sessionCount()).to.equal(0);

@@ -30,9 +30,15 @@ describe('DatabaseSessionStore', () => {
 
   it('touch() writes a new expiry only once it has moved an hour or more from the stored one', async () => {
     const store = new DatabaseSessionStore(testStore());
-    const at = (ms: number) => ({ cookie: { expires: new Date(ms), originalMaxAge: 60_000 } }) as unknown as SessionData;
-    const stored = async () => new Date((await select<{ expires: string | Date }>(testStore(), "SELECT expires FROM sessions WHERE sid = 's'"))[0]!.expires).getTime();
-    const call = (fn: (cb: (err?: unknown) => void) => void) => new Promise<void>((resolve, reject) => fn((err) => (err ? reject(err) : resolve())));
+    const at = (ms: number) =>
+      ({ cookie: { expires: new Date(ms), originalMaxAge: 60_000 } }) as unknown as SessionData;
+    const stored = async () =>
+      new Date(
+        (await select<{ expires: string | Date }>(testStore(), "SELECT expires FROM sessions WHERE sid = 's'"))[0]!
+          .expires,
+      ).getTime();
+    const call = (fn: (cb: (err?: unknown) => void) => void) =>
+      new Promise<void>((resolve, reject) => fn((err) => (err ? reject(err) : resolve())));
     try {
       const t0 = Math.floor(Date.now() / 1000) * 1000 + 3_600_000;
       await call((cb) => store.set('s', at(t0), cb));

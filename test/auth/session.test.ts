@@ -11,9 +11,15 @@ function cookieOf(res: supertest.Response, name: string): string | undefined {
 }
 
 /** Logs alice in through the form; returns the agent and the CSRF token of the new session. */
-async function login(agent = supertest.agent(app())): Promise<{ agent: ReturnType<typeof supertest.agent>; csrf: string }> {
+async function login(
+  agent = supertest.agent(app()),
+): Promise<{ agent: ReturnType<typeof supertest.agent>; csrf: string }> {
   const form = await agent.get('/api-auth/login/').expect(200);
-  await agent.post('/api-auth/login/').type('form').send({ username: 'alice', password: 'alicepass', csrfmiddlewaretoken: csrfFrom(form.text), next: '/snippets/' }).expect(302);
+  await agent
+    .post('/api-auth/login/')
+    .type('form')
+    .send({ username: 'alice', password: 'alicepass', csrfmiddlewaretoken: csrfFrom(form.text), next: '/snippets/' })
+    .expect(302);
   const page = await agent.get('/snippets/').set('Accept', 'text/html').expect(200);
   return { agent, csrf: csrfFrom(page.text) };
 }
@@ -28,7 +34,10 @@ describe('session authentication', () => {
     it('answers the login form with username, password, the CSRF token and next', async () => {
       const res = await supertest(app()).get('/api-auth/login/?next=/snippets/').expect(200);
       expect(res.headers['content-type']).to.match(/^text\/html/);
-      expect(res.text).to.include('name="username"').and.include('name="password"').and.include('name="next" value="/snippets/"');
+      expect(res.text)
+        .to.include('name="username"')
+        .and.include('name="password"')
+        .and.include('name="next" value="/snippets/"');
       expect(csrfFrom(res.text)).to.have.length.above(20);
     });
   });
@@ -38,10 +47,21 @@ describe('session authentication', () => {
       const agent = supertest.agent(app());
       const form = await agent.get('/api-auth/login/').expect(200);
       const before = cookieOf(form, 'sessionid');
-      const res = await agent.post('/api-auth/login/').type('form').send({ username: 'alice', password: 'alicepass', csrfmiddlewaretoken: csrfFrom(form.text), next: '/snippets/' }).expect(302);
+      const res = await agent
+        .post('/api-auth/login/')
+        .type('form')
+        .send({
+          username: 'alice',
+          password: 'alicepass',
+          csrfmiddlewaretoken: csrfFrom(form.text),
+          next: '/snippets/',
+        })
+        .expect(302);
       expect(res.headers.location).to.equal('/snippets/');
       const after = cookieOf(res, 'sessionid');
-      expect(after).to.match(/HttpOnly/).and.match(/SameSite=Lax/);
+      expect(after)
+        .to.match(/HttpOnly/)
+        .and.match(/SameSite=Lax/);
       expect(after).not.to.match(/Secure/);
       expect(after!.split(';')[0]).not.to.equal(before?.split(';')[0]);
     });
@@ -50,23 +70,43 @@ describe('session authentication', () => {
       for (const next of [undefined, '//evil.example/', 'https://evil.example/', '/\\evil.example']) {
         const agent = supertest.agent(app());
         const form = await agent.get('/api-auth/login/').expect(200);
-        const res = await agent.post('/api-auth/login/').type('form').send({ username: 'alice', password: 'alicepass', csrfmiddlewaretoken: csrfFrom(form.text), ...(next ? { next } : {}) }).expect(302);
+        const res = await agent
+          .post('/api-auth/login/')
+          .type('form')
+          .send({
+            username: 'alice',
+            password: 'alicepass',
+            csrfmiddlewaretoken: csrfFrom(form.text),
+            ...(next ? { next } : {}),
+          })
+          .expect(302);
         expect(res.headers.location).to.equal('/');
       }
     });
 
     it('with a wrong password or an unknown user answers the form again, 200, not saying which field was wrong', async () => {
-      for (const [username, password] of [['alice', 'wrong'], ['nobody', 'alicepass']]) {
+      for (const [username, password] of [
+        ['alice', 'wrong'],
+        ['nobody', 'alicepass'],
+      ]) {
         const agent = supertest.agent(app());
         const form = await agent.get('/api-auth/login/').expect(200);
-        const res = await agent.post('/api-auth/login/').type('form').send({ username, password, csrfmiddlewaretoken: csrfFrom(form.text) }).expect(200);
+        const res = await agent
+          .post('/api-auth/login/')
+          .type('form')
+          .send({ username, password, csrfmiddlewaretoken: csrfFrom(form.text) })
+          .expect(200);
         expect(res.text).to.include('Please enter a correct username and password.');
         expect(cookieOf(res, 'sessionid')).to.equal(undefined);
       }
     });
 
     it('without the CSRF token answers 403', async () => {
-      const res = await supertest(app()).post('/api-auth/login/').type('form').send({ username: 'alice', password: 'alicepass' }).expect(403);
+      const res = await supertest(app())
+        .post('/api-auth/login/')
+        .type('form')
+        .send({ username: 'alice', password: 'alicepass' })
+        .expect(403);
       expect(res.text).to.include('CSRF Failed');
     });
   });
@@ -87,13 +127,21 @@ describe('session authentication', () => {
 
     it('with X-CSRFToken responds 201 owned by the session user', async () => {
       const { agent, csrf } = await login();
-      const res = await agent.post('/snippets/').set('X-CSRFToken', csrf).send({ code: 'session with csrf' }).expect(201);
+      const res = await agent
+        .post('/snippets/')
+        .set('X-CSRFToken', csrf)
+        .send({ code: 'session with csrf' })
+        .expect(201);
       expect(res.body.owner).to.equal('alice');
     });
 
     it('with the token as a form field responds 201', async () => {
       const { agent, csrf } = await login();
-      const res = await agent.post('/snippets/').type('form').send({ code: 'form', csrfmiddlewaretoken: csrf }).expect(201);
+      const res = await agent
+        .post('/snippets/')
+        .type('form')
+        .send({ code: 'form', csrfmiddlewaretoken: csrf })
+        .expect(201);
       expect(res.body.code).to.equal('form');
     });
 
@@ -109,7 +157,11 @@ describe('session authentication', () => {
     it('is recognised by another app on the same database (sessions live in the database)', async () => {
       const { agent } = await login();
       const cookie = (await agent.get('/snippets/')).request.cookies;
-      const other = await supertest(app({ API_AUTH_PREFIX: 'other-auth/' })).get('/snippets/').set('Accept', 'text/html').set('Cookie', cookie).expect(200);
+      const other = await supertest(app({ API_AUTH_PREFIX: 'other-auth/' }))
+        .get('/snippets/')
+        .set('Accept', 'text/html')
+        .set('Cookie', cookie)
+        .expect(200);
       expect(other.text).to.include('<span class="user">alice</span>');
     });
   });
@@ -117,7 +169,11 @@ describe('session authentication', () => {
   describe('logout', () => {
     it('POST /api-auth/logout/ ends the session and redirects', async () => {
       const { agent, csrf } = await login();
-      const res = await agent.post('/api-auth/logout/').type('form').send({ csrfmiddlewaretoken: csrf, next: '/snippets/' }).expect(302);
+      const res = await agent
+        .post('/api-auth/logout/')
+        .type('form')
+        .send({ csrfmiddlewaretoken: csrf, next: '/snippets/' })
+        .expect(302);
       expect(res.headers.location).to.equal('/snippets/');
       await agent.post('/snippets/').set('X-CSRFToken', csrf).send({ code: 'after logout' }).expect(401);
     });
@@ -127,13 +183,22 @@ describe('session authentication', () => {
       const res = await agent.get('/api-auth/logout/').expect(200);
       expect(res.text).to.include('id="logout-form"');
       await agent.post('/snippets/').set('X-CSRFToken', csrf).send({ code: 'x' }).expect(201);
-      await agent.post('/api-auth/logout/').type('form').send({ csrfmiddlewaretoken: csrfFrom(res.text) }).expect(302);
+      await agent
+        .post('/api-auth/logout/')
+        .type('form')
+        .send({ csrfmiddlewaretoken: csrfFrom(res.text) })
+        .expect(302);
       await agent.post('/snippets/').set('X-CSRFToken', csrf).send({ code: 'x' }).expect(401);
     });
   });
 
   it('a malformed or forged session cookie is simply anonymous', async () => {
-    for (const cookie of ['sessionid=garbage', 'sessionid=s%3Aforged.signature', 'sessionid=%E0%A4%A', `sessionid=${'a'.repeat(5000)}`]) {
+    for (const cookie of [
+      'sessionid=garbage',
+      'sessionid=s%3Aforged.signature',
+      'sessionid=%E0%A4%A',
+      `sessionid=${'a'.repeat(5000)}`,
+    ]) {
       await supertest(app()).get('/snippets/').set('Cookie', cookie).expect(200);
       await supertest(app()).post('/snippets/').set('Cookie', cookie).send({ code: 'x' }).expect(401);
     }

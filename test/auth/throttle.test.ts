@@ -40,17 +40,19 @@ describe('throttling', () => {
     expect((await api().get('/snippets/').expect(200)).body).to.have.length(1);
   });
 
-  it('THROTTLE_USER unset: the user\'s 1001st request within the minute is refused, another user\'s is not', async function () {
+  it("THROTTLE_USER unset: the user's 1001st request within the minute is refused, another user's is not", async function () {
     // The default configuration: 1,000 requests a minute per user. The requests go out 50 at a time and take a few
     // seconds; only a machine that needed a whole minute for them would see the window pass first.
-    const requests = (user: string, n: number) => Promise.all(Array.from({ length: n }, () => api().get('/').set('Authorization', basic(user))));
-    for (let sent = 0; sent < 1000; sent += 50) for (const res of await requests('alice', 50)) expect(res.status).to.equal(200);
+    const requests = (user: string, n: number) =>
+      Promise.all(Array.from({ length: n }, () => api().get('/').set('Authorization', basic(user))));
+    for (let sent = 0; sent < 1000; sent += 50)
+      for (const res of await requests('alice', 50)) expect(res.status).to.equal(200);
     expectThrottled(await api().get('/').set('Authorization', basic('alice')));
     await api().get('/').set('Authorization', basic('bob')).expect(200);
   });
 
   describe('the client address behind TRUST_PROXY', () => {
-    it('TRUST_PROXY=1: the address the one proxy appended (X-Forwarded-For\'s right-most entry) is counted', async () => {
+    it("TRUST_PROXY=1: the address the one proxy appended (X-Forwarded-For's right-most entry) is counted", async () => {
       const trusted = { THROTTLE_ANON: '1/minute', TRUST_PROXY: '1' };
       await api(trusted).get('/users/').set('X-Forwarded-For', '203.0.113.1').expect(200);
       await api(trusted).get('/users/').set('X-Forwarded-For', '203.0.113.2').expect(200);
@@ -59,7 +61,7 @@ describe('throttling', () => {
       expectThrottled(await api(trusted).get('/users/').set('X-Forwarded-For', '198.18.0.1, 203.0.113.2'));
     });
 
-    it('TRUST_PROXY=false: X-Forwarded-For is ignored, the socket\'s address is counted', async () => {
+    it("TRUST_PROXY=false: X-Forwarded-For is ignored, the socket's address is counted", async () => {
       const untrusted = { THROTTLE_ANON: '1/minute', TRUST_PROXY: 'false' };
       await api(untrusted).get('/users/').set('X-Forwarded-For', '203.0.113.1').expect(200);
       expectThrottled(await api(untrusted).get('/users/').set('X-Forwarded-For', '203.0.113.2'));
@@ -97,7 +99,8 @@ describe('throttling', () => {
 
     it('POST /api-token-auth/ is refused 429 after twenty times the limit for the username, over every address', async () => {
       await makeUser('heidi');
-      for (let i = 0; i < 20; i++) for (let j = 0; j < 2; j++) await tokenAuth(`198.51.101.${i}`, 'heidi', 'wrong').expect(400);
+      for (let i = 0; i < 20; i++)
+        for (let j = 0; j < 2; j++) await tokenAuth(`198.51.101.${i}`, 'heidi', 'wrong').expect(400);
       expectThrottled(await tokenAuth('198.51.101.200', 'heidi', 'heidipass'));
     });
 
@@ -108,56 +111,149 @@ describe('throttling', () => {
       const failures = Array.from({ length: 100 }, (_, i) => {
         const ip = `198.51.102.${i % 10}`;
         const request = api(defaults);
-        if (i % 3 === 0) return request.post('/api-token-auth/').set('X-Forwarded-For', ip).send({ username: 'ivan', password: `guess${i}` }).expect(400);
-        if (i % 3 === 1) return request.get('/users/').set('X-Forwarded-For', ip).set('Authorization', basic('ivan', `guess${i}`)).expect(401);
-        return request.post('/api-token-auth/').set('X-Forwarded-For', ip).type('form').send({ username: 'IVAN', password: `guess${i}` }).expect(400);
+        if (i % 3 === 0)
+          return request
+            .post('/api-token-auth/')
+            .set('X-Forwarded-For', ip)
+            .send({ username: 'ivan', password: `guess${i}` })
+            .expect(400);
+        if (i % 3 === 1)
+          return request
+            .get('/users/')
+            .set('X-Forwarded-For', ip)
+            .set('Authorization', basic('ivan', `guess${i}`))
+            .expect(401);
+        return request
+          .post('/api-token-auth/')
+          .set('X-Forwarded-For', ip)
+          .type('form')
+          .send({ username: 'IVAN', password: `guess${i}` })
+          .expect(400);
       });
       await Promise.all(failures);
-      expectThrottled(await api(defaults).post('/api-token-auth/').set('X-Forwarded-For', '198.51.102.0').send({ username: 'ivan', password: 'ivanpass' }));
-      await api(defaults).post('/api-token-auth/').set('X-Forwarded-For', '198.51.102.77').send({ username: 'ivan', password: 'ivanpass' }).expect(200);
-      await api(defaults).get('/users/').set('X-Forwarded-For', '198.51.102.78').set('Authorization', basic('ivan', 'ivanpass')).expect(200);
+      expectThrottled(
+        await api(defaults)
+          .post('/api-token-auth/')
+          .set('X-Forwarded-For', '198.51.102.0')
+          .send({ username: 'ivan', password: 'ivanpass' }),
+      );
+      await api(defaults)
+        .post('/api-token-auth/')
+        .set('X-Forwarded-For', '198.51.102.77')
+        .send({ username: 'ivan', password: 'ivanpass' })
+        .expect(200);
+      await api(defaults)
+        .get('/users/')
+        .set('X-Forwarded-For', '198.51.102.78')
+        .set('Authorization', basic('ivan', 'ivanpass'))
+        .expect(200);
     });
 
     it('the OAuth 2.0 password grant is limited the same way', async () => {
       await createClient(testStore(), 'c', 'throttle-client', 'throttle-client-secret');
       await makeUser('carol');
-      const grant = { grant_type: 'password', username: 'carol', password: 'wrong', client_id: 'throttle-client', client_secret: 'throttle-client-secret' };
-      for (let i = 0; i < 2; i++) await api(config).post('/oauth2/access_token/').set('X-Forwarded-For', '198.51.100.20').type('form').send(grant).expect(400);
-      const res = await api(config).post('/oauth2/access_token/').set('X-Forwarded-For', '198.51.100.20').type('form').send({ ...grant, password: 'carolpass' }).expect(429);
+      const grant = {
+        grant_type: 'password',
+        username: 'carol',
+        password: 'wrong',
+        client_id: 'throttle-client',
+        client_secret: 'throttle-client-secret',
+      };
+      for (let i = 0; i < 2; i++)
+        await api(config)
+          .post('/oauth2/access_token/')
+          .set('X-Forwarded-For', '198.51.100.20')
+          .type('form')
+          .send(grant)
+          .expect(400);
+      const res = await api(config)
+        .post('/oauth2/access_token/')
+        .set('X-Forwarded-For', '198.51.100.20')
+        .type('form')
+        .send({ ...grant, password: 'carolpass' })
+        .expect(429);
       const wait = Number(res.headers['retry-after']);
-      expect(res.body).to.deep.equal({ error: 'slow_down', error_description: `Request was throttled. Expected available in ${wait} seconds.`, detail: `Request was throttled. Expected available in ${wait} seconds.`, wait });
+      expect(res.body).to.deep.equal({
+        error: 'slow_down',
+        error_description: `Request was throttled. Expected available in ${wait} seconds.`,
+        detail: `Request was throttled. Expected available in ${wait} seconds.`,
+        wait,
+      });
     });
 
     it('failed Basic checks count: past the limit even the right password is refused 429, before any check', async () => {
       await makeUser('erin');
       const erin = { Authorization: basic('erin', 'erinpass') };
-      await api(config).post('/snippets/').set('X-Forwarded-For', '198.51.100.40').set(erin).send({ code: 'ok' }).expect(201);
+      await api(config)
+        .post('/snippets/')
+        .set('X-Forwarded-For', '198.51.100.40')
+        .set(erin)
+        .send({ code: 'ok' })
+        .expect(201);
       for (let i = 0; i < 2; i++) {
-        await api(config).get('/snippets/').set('X-Forwarded-For', '198.51.100.41').set('Authorization', basic('erin', `guess${i}`)).expect(401);
+        await api(config)
+          .get('/snippets/')
+          .set('X-Forwarded-For', '198.51.100.41')
+          .set('Authorization', basic('erin', `guess${i}`))
+          .expect(401);
       }
-      const refused = await api(config).get('/snippets/').set('X-Forwarded-For', '198.51.100.41').set('Authorization', basic('erin', 'guess3'));
+      const refused = await api(config)
+        .get('/snippets/')
+        .set('X-Forwarded-For', '198.51.100.41')
+        .set('Authorization', basic('erin', 'guess3'));
       expectThrottled(refused);
       await makeUser('gina');
       // Basic and the token endpoint count together.
-      await api(config).get('/snippets/').set('X-Forwarded-For', '198.51.100.44').set('Authorization', basic('gina', 'guess')).expect(401);
+      await api(config)
+        .get('/snippets/')
+        .set('X-Forwarded-For', '198.51.100.44')
+        .set('Authorization', basic('gina', 'guess'))
+        .expect(401);
       await tokenAuth('198.51.100.44', 'gina', 'guess').expect(400);
-      expectThrottled(await api(config).post('/snippets/').set('X-Forwarded-For', '198.51.100.44').set('Authorization', basic('gina', 'ginapass')).send({ code: 'x' }));
+      expectThrottled(
+        await api(config)
+          .post('/snippets/')
+          .set('X-Forwarded-For', '198.51.100.44')
+          .set('Authorization', basic('gina', 'ginapass'))
+          .send({ code: 'x' }),
+      );
       // A pair verified moments ago is no guess: the owner's client keeps working.
-      await api(config).post('/snippets/').set('X-Forwarded-For', '198.51.100.40').set(erin).send({ code: 'still ok' }).expect(201);
+      await api(config)
+        .post('/snippets/')
+        .set('X-Forwarded-For', '198.51.100.40')
+        .set(erin)
+        .send({ code: 'still ok' })
+        .expect(201);
     });
 
     it('a lock holds even for a pair the credential cache could answer: the right password is 429 like the guesses', async () => {
       await makeUser('carol');
       // The owner uses Basic from her own address: the pair is now remembered as verified.
-      await api(config).get('/users/').set(via('198.51.100.60')).set('Authorization', basic('carol', 'carolpass')).expect(200);
-      for (let i = 0; i < 2; i++) await api(config).get('/users/').set(via('198.51.100.61')).set('Authorization', basic('carol', `guess${i}`)).expect(401);
+      await api(config)
+        .get('/users/')
+        .set(via('198.51.100.60'))
+        .set('Authorization', basic('carol', 'carolpass'))
+        .expect(200);
+      for (let i = 0; i < 2; i++)
+        await api(config)
+          .get('/users/')
+          .set(via('198.51.100.61'))
+          .set('Authorization', basic('carol', `guess${i}`))
+          .expect(401);
       const answers = [];
       for (const password of ['guess2', 'guess3', 'carolpass', 'guess4']) {
-        answers.push((await api(config).get('/users/').set(via('198.51.100.61')).set('Authorization', basic('carol', password))).status);
+        answers.push(
+          (await api(config).get('/users/').set(via('198.51.100.61')).set('Authorization', basic('carol', password)))
+            .status,
+        );
       }
       expect(answers).to.deep.equal([429, 429, 429, 429]);
       // The owner's own address is not locked.
-      await api(config).get('/users/').set(via('198.51.100.60')).set('Authorization', basic('carol', 'carolpass')).expect(200);
+      await api(config)
+        .get('/users/')
+        .set(via('198.51.100.60'))
+        .set('Authorization', basic('carol', 'carolpass'))
+        .expect(200);
     });
 
     it('a guesser rotating the left part of X-Forwarded-For behind TRUST_PROXY=1 is one address: the owner is not locked out', async () => {
@@ -165,12 +261,19 @@ describe('throttling', () => {
       const statuses = new Set<number>();
       // 60 guesses, each "from" another address the client wrote; the proxy appends the real one, 198.51.100.70.
       for (let i = 0; i < 60; i++) {
-        const res = await api(config).get('/users/').set(via(`10.${i}.0.1, 198.51.100.70`)).set('Authorization', basic('bert', `guess${i}`));
+        const res = await api(config)
+          .get('/users/')
+          .set(via(`10.${i}.0.1, 198.51.100.70`))
+          .set('Authorization', basic('bert', `guess${i}`));
         statuses.add(res.status);
       }
       expect([...statuses].sort()).to.deep.equal([401, 429]);
       // Had each guess counted as a new address, the username's ceiling (20 x 2) would now refuse the owner everywhere.
-      await api(config).get('/users/').set(via('198.51.100.71')).set('Authorization', basic('bert', 'bertpass')).expect(200);
+      await api(config)
+        .get('/users/')
+        .set(via('198.51.100.71'))
+        .set('Authorization', basic('bert', 'bertpass'))
+        .expect(200);
     });
 
     it('successful password checks never count, by any path, answered by the credential cache or not', async () => {
@@ -187,13 +290,22 @@ describe('throttling', () => {
       }
       for (let i = 0; i < 6; i++) {
         checks(i);
-        await supertest(service).post('/api-token-auth/').set(from).send({ username: 'frank', password: 'frankpass' }).expect(200);
+        await supertest(service)
+          .post('/api-token-auth/')
+          .set(from)
+          .send({ username: 'frank', password: 'frankpass' })
+          .expect(200);
       }
       for (let i = 0; i < 6; i++) {
         checks(i);
         const agent = supertest.agent(service);
         const csrf = csrfFrom((await agent.get('/api-auth/login/').expect(200)).text);
-        await agent.post('/api-auth/login/').set(from).type('form').send({ username: 'frank', password: 'frankpass', csrfmiddlewaretoken: csrf }).expect(302);
+        await agent
+          .post('/api-auth/login/')
+          .set(from)
+          .type('form')
+          .send({ username: 'frank', password: 'frankpass', csrfmiddlewaretoken: csrf })
+          .expect(302);
       }
     });
 
@@ -202,8 +314,19 @@ describe('throttling', () => {
       const agent = supertest.agent(app(config));
       const form = await agent.get('/api-auth/login/').expect(200);
       const csrf = csrfFrom(form.text);
-      for (let i = 0; i < 2; i++) await agent.post('/api-auth/login/').set('X-Forwarded-For', '198.51.100.30').type('form').send({ username: 'dave', password: 'wrong', csrfmiddlewaretoken: csrf }).expect(200);
-      const res = await agent.post('/api-auth/login/').set('X-Forwarded-For', '198.51.100.30').type('form').send({ username: 'dave', password: 'davepass', csrfmiddlewaretoken: csrf }).expect(429);
+      for (let i = 0; i < 2; i++)
+        await agent
+          .post('/api-auth/login/')
+          .set('X-Forwarded-For', '198.51.100.30')
+          .type('form')
+          .send({ username: 'dave', password: 'wrong', csrfmiddlewaretoken: csrf })
+          .expect(200);
+      const res = await agent
+        .post('/api-auth/login/')
+        .set('X-Forwarded-For', '198.51.100.30')
+        .type('form')
+        .send({ username: 'dave', password: 'davepass', csrfmiddlewaretoken: csrf })
+        .expect(429);
       expect(Number(res.headers['retry-after'])).to.be.within(1, 60);
     });
   });

@@ -47,7 +47,9 @@ describe('the browsable API forms on a 400 in Chromium', function () {
     expect(await page.isChecked('#create-form input[type=checkbox][name=linenos]')).to.equal(true);
     expect(await page.inputValue('#create-form select[name=language]')).to.equal('java');
     expect(await page.inputValue('#create-form select[name=style]')).to.equal('monokai');
-    expect(await page.locator('#create-form [data-field=code] .errorlist li').allTextContents()).to.deep.equal([NOT_BLANK]);
+    expect(await page.locator('#create-form [data-field=code] .errorlist li').allTextContents()).to.deep.equal([
+      NOT_BLANK,
+    ]);
     expect(await page.locator('#create-form [data-field=title] .errorlist li').count()).to.equal(0);
     expect((await api().get('/snippets/').expect(200)).body).to.deep.equal([]);
     expect(withoutThe400(problems)).to.deep.equal([]);
@@ -55,7 +57,13 @@ describe('the browsable API forms on a 400 in Chromium', function () {
   });
 
   it('PUT /snippets/<pk>/ from the edit form keeps the page as typed and shows the message under its field', async () => {
-    const { id } = (await api().post('/snippets/').set('Authorization', basic('alice')).send({ title: 'before', code: 'x = 1' }).expect(201)).body as { id: number };
+    const { id } = (
+      await api()
+        .post('/snippets/')
+        .set('Authorization', basic('alice'))
+        .send({ title: 'before', code: 'x = 1' })
+        .expect(201)
+    ).body as { id: number };
     const page = await h.browser.newPage();
     const { problems } = watch(page);
     await logIn(page, `/snippets/${id}/`);
@@ -64,7 +72,9 @@ describe('the browsable API forms on a 400 in Chromium', function () {
     await page.click('#edit-form button[type=submit]');
 
     await page.locator('#edit-form [data-field=code] .errorlist li').first().waitFor();
-    expect(await page.locator('#edit-form [data-field=code] .errorlist li').allTextContents()).to.deep.equal([NOT_BLANK]);
+    expect(await page.locator('#edit-form [data-field=code] .errorlist li').allTextContents()).to.deep.equal([
+      NOT_BLANK,
+    ]);
     expect(await page.inputValue('#edit-form-title')).to.equal('after');
     expect(await page.inputValue('#edit-form-code')).to.equal('   ');
     expect((await api().get(`/snippets/${id}/`).expect(200)).body).to.include({ title: 'before', code: 'x = 1' });

@@ -20,8 +20,18 @@ describe('history pages in Chromium', function () {
     await resetDatabase();
     await makeUser('alice');
     await makeUser('bob');
-    id = (await api().post('/snippets/').set('Authorization', basic('alice')).send({ title: 'one', code: 'a = 1\n' }).expect(201)).body.id;
-    await api().put(`/snippets/${id}/`).set('Authorization', basic('alice')).send({ title: 'two', code: `a = 2\n${HOSTILE_CODE}` }).expect(200);
+    id = (
+      await api()
+        .post('/snippets/')
+        .set('Authorization', basic('alice'))
+        .send({ title: 'one', code: 'a = 1\n' })
+        .expect(201)
+    ).body.id;
+    await api()
+      .put(`/snippets/${id}/`)
+      .set('Authorization', basic('alice'))
+      .send({ title: 'two', code: `a = 2\n${HOSTILE_CODE}` })
+      .expect(200);
   });
 
   async function login(page: import('playwright-core').Page, username: string): Promise<void> {

@@ -18,13 +18,24 @@ describe('the browsable snippet list, searched and filtered, in Chromium', funct
     await makeUser('bob');
     for (let i = 0; i < 6; i++) {
       for (const user of ['alice', 'bob']) {
-        await api().post('/snippets/').set('Authorization', basic(user)).send({ title: `${user} ${i}`, code: i % 2 ? `retry_backoff(${i})` : `print(${i})`, language: i % 3 ? 'python' : 'rust' }).expect(201);
+        await api()
+          .post('/snippets/')
+          .set('Authorization', basic(user))
+          .send({
+            title: `${user} ${i}`,
+            code: i % 2 ? `retry_backoff(${i})` : `print(${i})`,
+            language: i % 3 ? 'python' : 'rust',
+          })
+          .expect(201);
       }
     }
   });
   after(async () => h?.close());
 
-  const shownTitles = async (page: Page) => (JSON.parse((await page.locator('.response pre.json').textContent()) ?? '') as { title: string }[]).map((s) => s.title);
+  const shownTitles = async (page: Page) =>
+    (JSON.parse((await page.locator('.response pre.json').textContent()) ?? '') as { title: string }[]).map(
+      (s) => s.title,
+    );
 
   it('finds with the search box and filters, keeps the query through Next and Previous', async () => {
     const page = await h.browser.newPage();
@@ -35,13 +46,23 @@ describe('the browsable snippet list, searched and filtered, in Chromium', funct
     await page.selectOption('#filter-ordering', '-created');
     await Promise.all([page.waitForEvent('load'), page.click('#list-filters button[type=submit]')]);
     const url = new URL(page.url());
-    expect(Object.fromEntries(url.searchParams)).to.include({ search: 'BACKOFF', owner: 'alice', ordering: '-created', limit: '2', language: '' });
+    expect(Object.fromEntries(url.searchParams)).to.include({
+      search: 'BACKOFF',
+      owner: 'alice',
+      ordering: '-created',
+      limit: '2',
+      language: '',
+    });
     expect(await shownTitles(page)).to.deep.equal(['alice 5', 'alice 3']);
     expect(await page.inputValue('#filter-search')).to.equal('BACKOFF');
     expect(await page.inputValue('#filter-owner')).to.equal('alice');
     await Promise.all([page.waitForEvent('load'), page.locator('nav.pager a.next').first().click()]);
     expect(await shownTitles(page)).to.deep.equal(['alice 1']);
-    expect(Object.fromEntries(new URL(page.url()).searchParams)).to.include({ search: 'BACKOFF', owner: 'alice', ordering: '-created' });
+    expect(Object.fromEntries(new URL(page.url()).searchParams)).to.include({
+      search: 'BACKOFF',
+      owner: 'alice',
+      ordering: '-created',
+    });
     await Promise.all([page.waitForEvent('load'), page.locator('nav.pager a.previous').first().click()]);
     expect(await shownTitles(page)).to.deep.equal(['alice 5', 'alice 3']);
     await page.selectOption('#filter-language', 'rust');
@@ -55,7 +76,9 @@ describe('the browsable snippet list, searched and filtered, in Chromium', funct
     const page = await h.browser.newPage();
     const { problems } = watch(page);
     const hostile = '"><script>alert(1)</script><img src=x onerror=alert(2)>';
-    await page.goto(`${h.base}/snippets/?${new URLSearchParams({ search: hostile, owner: hostile, limit: '2' })}`, { waitUntil: 'load' });
+    await page.goto(`${h.base}/snippets/?${new URLSearchParams({ search: hostile, owner: hostile, limit: '2' })}`, {
+      waitUntil: 'load',
+    });
     expect(await page.inputValue('#filter-search')).to.equal(hostile);
     expect(await page.inputValue('#filter-owner')).to.equal(hostile);
     expect(await page.locator('#list-filters script, #list-filters img, #list-filters b').count()).to.equal(0);

@@ -18,14 +18,24 @@ describe('the browsable snippet list, paged, in Chromium', function () {
     await makeUser('alice');
     ids = [];
     for (let i = 0; i < SNIPPETS; i++) {
-      ids.push((await api().post('/snippets/').set('Authorization', basic('alice')).send({ title: `snippet ${i}`, code: `x = ${i}` }).expect(201)).body.id);
+      ids.push(
+        (
+          await api()
+            .post('/snippets/')
+            .set('Authorization', basic('alice'))
+            .send({ title: `snippet ${i}`, code: `x = ${i}` })
+            .expect(201)
+        ).body.id,
+      );
     }
   });
   after(async () => h?.close());
 
   /** The ids of the snippets the page shows: its response block is the JSON it renders. */
   async function shownIds(page: Page): Promise<number[]> {
-    return (JSON.parse((await page.locator('.response pre.json').textContent()) ?? '') as { id: number }[]).map((s) => s.id);
+    return (JSON.parse((await page.locator('.response pre.json').textContent()) ?? '') as { id: number }[]).map(
+      (s) => s.id,
+    );
   }
 
   async function follow(page: Page, rel: 'next' | 'previous'): Promise<void> {

@@ -20,7 +20,13 @@ describe('pages in Chromium', function () {
   beforeEach(async () => {
     await resetDatabase();
     aliceId = (await makeUser('alice')).id;
-    id = (await api().post('/snippets/').set('Authorization', basic('alice')).send({ title: HOSTILE_TITLE, code: HOSTILE_CODE, linenos: true }).expect(201)).body.id;
+    id = (
+      await api()
+        .post('/snippets/')
+        .set('Authorization', basic('alice'))
+        .send({ title: HOSTILE_TITLE, code: HOSTILE_CODE, linenos: true })
+        .expect(201)
+    ).body.id;
   });
 
   for (const [name, path] of [

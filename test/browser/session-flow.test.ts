@@ -40,14 +40,28 @@ describe('the browsable API session flow in Chromium', function () {
     await page.selectOption('#create-form select[name=language]', 'python');
     await Promise.all([page.waitForLoadState('load'), page.click('#create-form button[type=submit]')]);
     expect(await page.locator('.response .headers').textContent()).to.include('HTTP 201 Created');
-    const [created] = (await api().get('/snippets/').expect(200)).body as { id: number; title: string; code: string; owner: string; linenos: boolean }[];
+    const [created] = (await api().get('/snippets/').expect(200)).body as {
+      id: number;
+      title: string;
+      code: string;
+      owner: string;
+      linenos: boolean;
+    }[];
     // A browser submits a textarea's line breaks as CRLF (HTML's form encoding); the code is stored exactly as sent.
-    expect(created).to.include({ title: HOSTILE_TITLE, code: HOSTILE_CODE.replace(/\n/g, '\r\n'), owner: 'alice', linenos: true });
+    expect(created).to.include({
+      title: HOSTILE_TITLE,
+      code: HOSTILE_CODE.replace(/\n/g, '\r\n'),
+      owner: 'alice',
+      linenos: true,
+    });
 
     // The list shows it, with a link to it.
     await page.goto(`${h.base}/snippets/`);
     expect(await page.locator(`.response a[href$="/snippets/${created!.id}/"]`).count()).to.be.above(0);
-    await Promise.all([page.waitForURL(`**/snippets/${created!.id}/`), page.locator(`.response a[href$="/snippets/${created!.id}/"]`).first().click()]);
+    await Promise.all([
+      page.waitForURL(`**/snippets/${created!.id}/`),
+      page.locator(`.response a[href$="/snippets/${created!.id}/"]`).first().click(),
+    ]);
 
     // Its highlight view shows the title and the code as text.
     await Promise.all([page.waitForURL(`**/snippets/${created!.id}/highlight/`), page.click('#highlight-link')]);
@@ -72,7 +86,7 @@ describe('the browsable API session flow in Chromium', function () {
     await page.close();
   });
 
-  it('the page script sends the csrftoken cookie in X-CSRFToken, with or without the form\'s copy', async () => {
+  it("the page script sends the csrftoken cookie in X-CSRFToken, with or without the form's copy", async () => {
     const page = await h.browser.newPage();
     const { problems } = watch(page);
     await page.goto(`${h.base}/api-auth/login/?next=/snippets/`);

@@ -35,10 +35,19 @@ describe('examples/client.ts', () => {
   describe('runExample with Basic auth', () => {
     it('creates, lists, updates, reads the history, is refused a stale write, diffs, restores and deletes a snippet, which is then NOT_FOUND', async () => {
       const lines: string[] = [];
-      const run = await runExample(served.base, { username: 'alice', password: 'alicepass' }, (line) => lines.push(line));
+      const run = await runExample(served.base, { username: 'alice', password: 'alicepass' }, (line) =>
+        lines.push(line),
+      );
 
       expect(Object.keys(run.created)).to.deep.equal(KEYS);
-      expect(run.created).to.include({ owner: 'alice', title: 'Hello', code: 'print("hello")', linenos: false, language: 'python', style: 'friendly' });
+      expect(run.created).to.include({
+        owner: 'alice',
+        title: 'Hello',
+        code: 'print("hello")',
+        linenos: false,
+        language: 'python',
+        style: 'friendly',
+      });
       expect(run.listed).to.equal(true);
       expect(run.found).to.equal(true);
       expect(run.updated).to.deep.equal({ ...run.created, code: 'print("hello, world")', linenos: true });
@@ -65,8 +74,12 @@ describe('examples/client.ts', () => {
 
   describe('authorizationHeader', () => {
     it('sends Basic credentials base64-encoded and a Token key after the literal word Token', () => {
-      expect(authorizationHeader({ username: 'alice', password: 'a:b' })).to.equal(`Basic ${Buffer.from('alice:a:b').toString('base64')}`);
-      expect(authorizationHeader({ token: '9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b' })).to.equal('Token 9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b');
+      expect(authorizationHeader({ username: 'alice', password: 'a:b' })).to.equal(
+        `Basic ${Buffer.from('alice:a:b').toString('base64')}`,
+      );
+      expect(authorizationHeader({ token: '9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b' })).to.equal(
+        'Token 9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b',
+      );
     });
   });
 

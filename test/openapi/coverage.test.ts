@@ -41,7 +41,8 @@ function servedOperations(): string[] {
       if (layer.route) {
         const methods = Object.keys(layer.route.methods);
         // app.all('/') answers methods itself (the API root: GET, HEAD, OPTIONS); a router's .all() is its 405.
-        const own = methods.length > 10 ? ['get'] : methods.filter((m) => m !== '_all' && m !== 'options' && m !== 'head');
+        const own =
+          methods.length > 10 ? ['get'] : methods.filter((m) => m !== '_all' && m !== 'options' && m !== 'head');
         for (const path of ([] as string[]).concat(layer.route.path)) add(path, own);
       } else if (layer.handle.stack) {
         if (layer.slash === false && layer.rawPath) add(layer.rawPath, ['mounted']);
@@ -56,11 +57,15 @@ function servedOperations(): string[] {
 }
 
 function documentedOperations(doc: OpenAPIObject): string[] {
-  return Object.entries(doc.paths ?? {}).flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((m) => `${m.toUpperCase()} ${path}`));
+  return Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
+    METHODS.filter((m) => item[m]).map((m) => `${m.toUpperCase()} ${path}`),
+  );
 }
 
 function operations(doc: OpenAPIObject): [string, OperationObject][] {
-  return Object.entries(doc.paths ?? {}).flatMap(([path, item]) => METHODS.flatMap((m) => (item[m] ? [[`${m.toUpperCase()} ${path}`, item[m]!] as [string, OperationObject]] : [])));
+  return Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
+    METHODS.flatMap((m) => (item[m] ? [[`${m.toUpperCase()} ${path}`, item[m]!] as [string, OperationObject]] : [])),
+  );
 }
 
 /** Every `$ref` in a value. */
@@ -78,20 +83,37 @@ describe('the OpenAPI document and the routes the app serves', () => {
 
   it('documents every path and method the app serves, and nothing else', () => {
     const served = servedOperations();
-    expect(served).to.include.members(['GET /snippets/{id}/highlight/', 'POST /api-token-auth/', 'POST /oauth2/access_token/', 'GET /healthz']);
+    expect(served).to.include.members([
+      'GET /snippets/{id}/highlight/',
+      'POST /api-token-auth/',
+      'POST /oauth2/access_token/',
+      'GET /healthz',
+    ]);
     expect(documentedOperations(doc)).to.have.members(served);
   });
 
   it('follows the configured paths of the token endpoint and the login pages', async () => {
-    const moved = await fetchDocument({ AUTH_SCHEMES: ['basic'], TOKEN_AUTH_PATH: 'auth/token/', API_AUTH_PREFIX: 'accounts/' });
-    expect(Object.keys(moved.paths ?? {})).to.include.members(['/auth/token/', '/accounts/login/', '/accounts/logout/']);
+    const moved = await fetchDocument({
+      AUTH_SCHEMES: ['basic'],
+      TOKEN_AUTH_PATH: 'auth/token/',
+      API_AUTH_PREFIX: 'accounts/',
+    });
+    expect(Object.keys(moved.paths ?? {})).to.include.members([
+      '/auth/token/',
+      '/accounts/login/',
+      '/accounts/logout/',
+    ]);
     expect(Object.keys(moved.paths ?? {})).not.to.include.members(['/api-token-auth/']);
     const result = await validate(structuredClone(moved) as never);
     expect(result.valid, result.valid ? '' : compileErrors(result)).to.equal(true);
   });
 
   it('is valid with a scheme first that has no challenge, and with OAuth 1.0a', async () => {
-    const other = await fetchDocument({ AUTH_SCHEMES: ['session', 'oauth1', 'token'], TOKEN_AUTH_PATH: 'api-token-auth/', API_AUTH_PREFIX: 'api-auth/' });
+    const other = await fetchDocument({
+      AUTH_SCHEMES: ['session', 'oauth1', 'token'],
+      TOKEN_AUTH_PATH: 'api-token-auth/',
+      API_AUTH_PREFIX: 'api-auth/',
+    });
     const result = await validate(structuredClone(other) as never);
     expect(result.valid, result.valid ? '' : compileErrors(result)).to.equal(true);
     expect(result.warnings).to.deep.equal([]);
@@ -114,7 +136,10 @@ describe('the OpenAPI document and the routes the app serves', () => {
       const used = new Set(refs(doc));
       for (const ref of used) {
         const [, section, name] = /^#\/components\/(\w+)\/(.+)$/.exec(ref) ?? [];
-        expect((doc.components as Record<string, Record<string, unknown>> | undefined)?.[section!]?.[name!], ref).to.not.equal(undefined);
+        expect(
+          (doc.components as Record<string, Record<string, unknown>> | undefined)?.[section!]?.[name!],
+          ref,
+        ).to.not.equal(undefined);
       }
       // A path item cannot hold responses: the 405 every path answers is named in the path's description instead.
       const text = JSON.stringify(doc);
@@ -148,7 +173,9 @@ describe('the OpenAPI document and the routes the app serves', () => {
     before(async () => {
       await resetDatabase();
       await makeUser('alice');
-      snippetId = (await api().post('/snippets/').set('Authorization', basic('alice')).send({ code: 'print("hi")\n' }).expect(201)).body.id;
+      snippetId = (
+        await api().post('/snippets/').set('Authorization', basic('alice')).send({ code: 'print("hi")\n' }).expect(201)
+      ).body.id;
     });
 
     const documented = (path: string, method: 'get' | 'post', status: number): ResponseObject => {
@@ -164,10 +191,15 @@ describe('the OpenAPI document and the routes the app serves', () => {
     });
 
     it('the highlight and raw views answer the documented media types, and 404 for no such snippet', async () => {
-      for (const [view, type] of [['highlight', 'text/html'], ['raw', 'text/plain']] as const) {
+      for (const [view, type] of [
+        ['highlight', 'text/html'],
+        ['raw', 'text/plain'],
+      ] as const) {
         const path = `/snippets/{id}/${view}/`;
         expect(Object.keys(documented(path, 'get', 200).content ?? {})).to.deep.equal([type]);
-        expect((await api().get(`/snippets/${snippetId}/${view}/`).expect(200)).headers['content-type']).to.match(new RegExp(`^${type}`));
+        expect((await api().get(`/snippets/${snippetId}/${view}/`).expect(200)).headers['content-type']).to.match(
+          new RegExp(`^${type}`),
+        );
         documented(path, 'get', 404);
         await api().get(`/snippets/999999/${view}/`).expect(404);
       }
@@ -178,31 +210,60 @@ describe('the OpenAPI document and the routes the app serves', () => {
       const res = await api().post('/api-token-auth/').send({ username: 'alice', password: 'alicepass' }).expect(200);
       expect(res.body).to.have.keys((doc.components?.schemas?.Token as { required: string[] }).required);
       documented('/api-token-auth/', 'post', 400);
-      expect((await api().post('/api-token-auth/').send({ username: 'alice', password: 'wrong' }).expect(400)).body).to.have.keys('non_field_errors');
+      expect(
+        (await api().post('/api-token-auth/').send({ username: 'alice', password: 'wrong' }).expect(400)).body,
+      ).to.have.keys('non_field_errors');
     });
 
     it('POST /oauth2/access_token/ answers the documented OAuth2Token, 400 and 401', async () => {
       const client = await createClient(testStore(), 'docs-client', 'docs-id', 'docs-secret');
-      const grant = { grant_type: 'password', username: 'alice', password: 'alicepass', client_id: client.clientId, client_secret: 'docs-secret' };
+      const grant = {
+        grant_type: 'password',
+        username: 'alice',
+        password: 'alicepass',
+        client_id: client.clientId,
+        client_secret: 'docs-secret',
+      };
       for (const path of ['/oauth2/access_token/', '/oauth2/access_token']) {
         const ok = await api().post(path).type('form').send(grant).expect(200);
         expect(ok.body).to.include.keys((doc.components?.schemas?.OAuth2Token as { required: string[] }).required);
         documented(path, 'post', 400);
-        expect((await api().post(path).type('form').send({ ...grant, password: 'wrong' }).expect(400)).body).to.have.property('error', 'invalid_grant');
+        expect(
+          (
+            await api()
+              .post(path)
+              .type('form')
+              .send({ ...grant, password: 'wrong' })
+              .expect(400)
+          ).body,
+        ).to.have.property('error', 'invalid_grant');
         expect(documented(path, 'post', 401).headers).to.have.property('WWW-Authenticate');
-        await api().post(path).type('form').send({ ...grant, client_secret: 'wrong' }).expect(401).expect('WWW-Authenticate', /./);
+        await api()
+          .post(path)
+          .type('form')
+          .send({ ...grant, client_secret: 'wrong' })
+          .expect(401)
+          .expect('WWW-Authenticate', /./);
       }
     });
 
     it('the login and logout pages answer their documented statuses', async () => {
       documented('/api-auth/login/', 'get', 200);
-      const form = await api().get('/api-auth/login/').expect(200).expect('Content-Type', /^text\/html/);
+      const form = await api()
+        .get('/api-auth/login/')
+        .expect(200)
+        .expect('Content-Type', /^text\/html/);
       documented('/api-auth/login/', 'post', 403);
       await api().post('/api-auth/login/').type('form').send({ username: 'alice', password: 'alicepass' }).expect(403);
       const cookie = form.headers['set-cookie'] as unknown as string[];
       const csrf = /csrftoken=([^;]+)/.exec(cookie.join(';'))![1]!;
       expect(documented('/api-auth/login/', 'post', 302).headers).to.have.property('Location');
-      await api().post('/api-auth/login/').set('Cookie', cookie).type('form').send({ username: 'alice', password: 'alicepass', csrfmiddlewaretoken: csrf }).expect(302);
+      await api()
+        .post('/api-auth/login/')
+        .set('Cookie', cookie)
+        .type('form')
+        .send({ username: 'alice', password: 'alicepass', csrfmiddlewaretoken: csrf })
+        .expect(302);
       documented('/api-auth/logout/', 'get', 200);
       await api().get('/api-auth/logout/').expect(200);
       documented('/api-auth/logout/', 'post', 302);

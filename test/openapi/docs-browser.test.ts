@@ -26,7 +26,11 @@ describe('/docs in Chromium', function () {
     server = http.createServer(front);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu'],
+    });
   });
   after(async () => {
     await browser?.close();
@@ -49,15 +53,28 @@ describe('/docs in Chromium', function () {
     const doc = await fetchDocument();
     expect((await page.goto(`${base}/docs`))?.status()).to.equal(200);
     await page.locator('.opblock').first().waitFor();
-    expect(await page.locator('.opblock').count()).to.equal(Object.values(doc.paths ?? {}).flatMap((item) => Object.keys(item).filter((k) => k !== 'description')).length);
-    expect(await page.locator('.opblock-summary-path').allTextContents()).to.include.members(['/snippets/', '/snippets/{id}/', '/users/', '/users/{id}/', '/snippets/{id}/raw/', '/api-token-auth/', '/oauth2/access_token/', '/healthz']);
+    expect(await page.locator('.opblock').count()).to.equal(
+      Object.values(doc.paths ?? {}).flatMap((item) => Object.keys(item).filter((k) => k !== 'description')).length,
+    );
+    expect(await page.locator('.opblock-summary-path').allTextContents()).to.include.members([
+      '/snippets/',
+      '/snippets/{id}/',
+      '/users/',
+      '/users/{id}/',
+      '/snippets/{id}/raw/',
+      '/api-token-auth/',
+      '/oauth2/access_token/',
+      '/healthz',
+    ]);
 
     const users = page.locator('.opblock-get', { has: page.locator('[data-path="/users/"]') });
     await users.locator('.opblock-summary').click();
     await users.locator('.try-out__btn').click();
     await users.locator('.execute').click();
     await users.locator('.live-responses-table tbody .response-col_status').first().waitFor();
-    expect((await users.locator('.live-responses-table tbody .response-col_status').first().textContent())?.trim()).to.equal('200');
+    expect(
+      (await users.locator('.live-responses-table tbody .response-col_status').first().textContent())?.trim(),
+    ).to.equal('200');
     expect(await users.locator('.live-responses-table').textContent()).to.include('alice');
 
     expect(problems).to.deep.equal([]);

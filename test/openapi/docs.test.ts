@@ -15,7 +15,10 @@ describe('GET /docs', () => {
     const res = await request().get('/docs').expect(200);
     expect(res.headers['content-type']).to.match(/^text\/html/);
     const csp = String(res.headers['content-security-policy']);
-    const scriptSrc = csp.split(';').map((d) => d.trim()).find((d) => d.startsWith('script-src'));
+    const scriptSrc = csp
+      .split(';')
+      .map((d) => d.trim())
+      .find((d) => d.startsWith('script-src'));
     expect(scriptSrc).to.equal("script-src 'self'");
     expect(csp).to.include("default-src 'none'");
   });

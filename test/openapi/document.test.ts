@@ -62,7 +62,12 @@ describe('GET /openapi.json', () => {
     }
 
     it('keeps the trailing slash on every path of the routing table', () => {
-      expect(Object.keys(doc.paths ?? {})).to.include.members(['/snippets/', '/snippets/{id}/', '/users/', '/users/{id}/']);
+      expect(Object.keys(doc.paths ?? {})).to.include.members([
+        '/snippets/',
+        '/snippets/{id}/',
+        '/users/',
+        '/users/{id}/',
+      ]);
     });
 
     it('documents only what the routing table serves on its paths (no PATCH, no extra operations)', () => {
@@ -95,7 +100,11 @@ describe('GET /openapi.json', () => {
   });
 
   describe('history and conditional writes', () => {
-    const writes = [['/snippets/{id}/', 'put'], ['/snippets/{id}/', 'delete'], ['/snippets/{id}/revisions/{n}/restore/', 'post']] as const;
+    const writes = [
+      ['/snippets/{id}/', 'put'],
+      ['/snippets/{id}/', 'delete'],
+      ['/snippets/{id}/revisions/{n}/restore/', 'post'],
+    ] as const;
     for (const [path, method] of writes) {
       it(`${method.toUpperCase()} ${path} takes If-Match as a header (not a body or query field) and documents 412`, () => {
         const op = operation(doc, path, method);
@@ -120,17 +129,27 @@ describe('GET /openapi.json', () => {
   });
 
   describe('writes', () => {
-    for (const [path, method] of [['/snippets/', 'post'], ['/snippets/{id}/', 'put']] as const) {
+    for (const [path, method] of [
+      ['/snippets/', 'post'],
+      ['/snippets/{id}/', 'put'],
+    ] as const) {
       it(`${method.toUpperCase()} ${path} takes JSON, form-urlencoded and multipart bodies of one schema`, () => {
-        const body = operation(doc, path, method).requestBody as { required: boolean; content: Record<string, { schema: unknown }> };
+        const body = operation(doc, path, method).requestBody as {
+          required: boolean;
+          content: Record<string, { schema: unknown }>;
+        };
         expect(body.required).to.equal(true);
         expect(Object.keys(body.content)).to.have.members(BODY_TYPES);
-        for (const type of BODY_TYPES) expect(body.content[type]!.schema).to.deep.equal({ $ref: '#/components/schemas/SnippetInput' });
+        for (const type of BODY_TYPES)
+          expect(body.content[type]!.schema).to.deep.equal({ $ref: '#/components/schemas/SnippetInput' });
       });
     }
 
     it('documents the input fields with their limits and defaults, `code` required', () => {
-      const input = doc.components?.schemas?.SnippetInput as { required: string[]; properties: Record<string, Record<string, unknown>> };
+      const input = doc.components?.schemas?.SnippetInput as {
+        required: string[];
+        properties: Record<string, Record<string, unknown>>;
+      };
       expect(input.required).to.deep.equal(['code']);
       expect(input.properties.code).to.include({ type: 'string', maxLength: 100000 });
       expect(input.properties.title).to.include({ maxLength: 100, default: '' });
@@ -140,7 +159,14 @@ describe('GET /openapi.json', () => {
     });
 
     it('documents 400, 401 and 403 on the create operation', () => {
-      expect(statuses(operation(doc, '/snippets/', 'post'))).to.include.members(['400', '401', '403', '413', '415', '429']);
+      expect(statuses(operation(doc, '/snippets/', 'post'))).to.include.members([
+        '400',
+        '401',
+        '403',
+        '413',
+        '415',
+        '429',
+      ]);
     });
 
     it('documents 401 with WWW-Authenticate and the `detail` shape', () => {
@@ -179,18 +205,29 @@ describe('GET /openapi.json', () => {
     });
 
     it('requires credentials on the writes and leaves reads open to anonymous requesters', () => {
-      for (const [path, method] of [['/snippets/', 'post'], ['/snippets/{id}/', 'put'], ['/snippets/{id}/', 'delete']] as const) {
+      for (const [path, method] of [
+        ['/snippets/', 'post'],
+        ['/snippets/{id}/', 'put'],
+        ['/snippets/{id}/', 'delete'],
+      ] as const) {
         const security = operation(doc, path, method).security;
         expect(security, `${method} ${path}`).to.deep.include({ basic: [] });
         expect(security, `${method} ${path}`).not.to.deep.include({});
       }
-      for (const [path, method] of [['/snippets/', 'get'], ['/users/{id}/', 'get']] as const) {
+      for (const [path, method] of [
+        ['/snippets/', 'get'],
+        ['/users/{id}/', 'get'],
+      ] as const) {
         expect(operation(doc, path, method).security).to.deep.include({});
       }
     });
 
     it('lists only the configured schemes, and no 401 when the first one has no challenge', async () => {
-      const sessionFirst = await fetchDocument({ AUTH_SCHEMES: ['session', 'basic'], TOKEN_AUTH_PATH: 'api-token-auth/', API_AUTH_PREFIX: 'api-auth/' });
+      const sessionFirst = await fetchDocument({
+        AUTH_SCHEMES: ['session', 'basic'],
+        TOKEN_AUTH_PATH: 'api-token-auth/',
+        API_AUTH_PREFIX: 'api-auth/',
+      });
       expect(Object.keys(sessionFirst.components?.securitySchemes ?? {})).to.deep.equal(['session', 'basic']);
       expect(operation(sessionFirst, '/snippets/', 'post').responses).not.to.have.property('401');
       expect(operation(sessionFirst, '/snippets/', 'post').responses).to.have.property('403');

@@ -20,7 +20,9 @@ describe('GET /openapi.json under redocly lint (recommended)', () => {
       },
     });
     const problems = await lintFromString({ source, absoluteRef: 'openapi.json', config });
-    const listed = problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location.map((l) => l.pointer).join(', ')}`);
+    const listed = problems.map(
+      (p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location.map((l) => l.pointer).join(', ')}`,
+    );
     expect(listed).to.deep.equal([]);
   });
 });

@@ -19,7 +19,9 @@ describe('/openapi.json as served by createApp()', () => {
   beforeEach(async () => {
     await resetDatabase();
     userId = (await makeUser('alice')).id;
-    snippetId = (await api().post('/snippets/').set('Authorization', basic('alice')).send({ code: 'x = 1' }).expect(201)).body.id;
+    snippetId = (
+      await api().post('/snippets/').set('Authorization', basic('alice')).send({ code: 'x = 1' }).expect(201)
+    ).body.id;
   });
 
   it('every documented operation of the routing table answers its documented success status', async () => {
@@ -49,10 +51,18 @@ describe('/openapi.json as served by createApp()', () => {
   });
 
   it('answers invalid input with the documented validation shape, form bodies included', async () => {
-    const res = await api().post('/snippets/').set('Authorization', basic('alice')).type('form').send({ title: 'no code' }).expect(400);
+    const res = await api()
+      .post('/snippets/')
+      .set('Authorization', basic('alice'))
+      .type('form')
+      .send({ title: 'no code' })
+      .expect(400);
     const map = doc.components?.schemas?.ValidationError as SchemaObject;
     expect(map.additionalProperties).to.deep.equal({ type: 'array', items: { type: 'string' } });
-    for (const messages of Object.values(res.body)) expect(messages).to.be.an('array').that.satisfies((m: unknown[]) => m.every((s) => typeof s === 'string'));
+    for (const messages of Object.values(res.body))
+      expect(messages)
+        .to.be.an('array')
+        .that.satisfies((m: unknown[]) => m.every((s) => typeof s === 'string'));
     expect(res.body).to.have.property('code');
   });
 

@@ -11,7 +11,8 @@ import { suiteLogRecords } from '../support/log';
 import { connect, within } from '../support/raw-http';
 import { testRuntime, testStore } from '../support/runtime';
 
-const snippetCount = async () => Number((await select<{ n: number }>(testStore(), 'SELECT COUNT(*) AS n FROM snippets', []))[0]!.n);
+const snippetCount = async () =>
+  Number((await select<{ n: number }>(testStore(), 'SELECT COUNT(*) AS n FROM snippets', []))[0]!.n);
 const accessRecord = (reqId: string) => suiteLogRecords().find((r) => r.reqId === reqId && 'status' in r);
 
 /** Holds every rendering of `highlighted` (so every save) until released, with its result or an error. */
@@ -82,7 +83,15 @@ describe('the access log (server/access-log.ts)', () => {
     expect(accessRecord(reqId), 'no record while the save is still going').to.equal(undefined);
     held.release();
     const record = await recordOf(reqId);
-    expect(record).to.include({ level: 'info', method: 'POST', path: '/snippets/', status: 499, aborted: true, answer: 201, write: 'committed' });
+    expect(record).to.include({
+      level: 'info',
+      method: 'POST',
+      path: '/snippets/',
+      status: 499,
+      aborted: true,
+      answer: 201,
+      write: 'committed',
+    });
     expect(record!.msg).to.equal('POST /snippets/ 499 aborted, write committed');
     expect(await snippetCount()).to.equal(1);
   });

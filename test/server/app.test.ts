@@ -6,7 +6,12 @@ describe('createApp()', () => {
   it('serves GET /openapi.json and GET /docs', async () => {
     const doc = await api().get('/openapi.json').expect(200);
     expect(doc.body.openapi).to.match(/^3\.1/);
-    expect(Object.keys(doc.body.paths)).to.include.members(['/snippets/', '/snippets/{id}/', '/users/', '/users/{id}/']);
+    expect(Object.keys(doc.body.paths)).to.include.members([
+      '/snippets/',
+      '/snippets/{id}/',
+      '/users/',
+      '/users/{id}/',
+    ]);
     const page = await api().get('/docs').expect(200);
     expect(page.headers['content-type']).to.match(/^text\/html/);
   });

@@ -5,7 +5,12 @@ import { mixedLoad, unexpected } from '../support/mixed-load';
 import { runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
 
 /** THROTTLE_ANON and THROTTLE_USER on at a rate never reached; THROTTLE_LOGIN at its default; guessers' addresses believed. */
-const THROTTLES = { THROTTLE_ANON: '1000000/second', THROTTLE_USER: '1000000/second', THROTTLE_LOGIN: '10/minute', TRUST_PROXY: '1' };
+const THROTTLES = {
+  THROTTLE_ANON: '1000000/second',
+  THROTTLE_USER: '1000000/second',
+  THROTTLE_LOGIN: '10/minute',
+  TRUST_PROXY: '1',
+};
 
 describe('the service under mixed load, every throttle on', function () {
   this.timeout(600_000);
@@ -21,8 +26,12 @@ describe('the service under mixed load, every throttle on', function () {
   ];
   if (process.env.DATABASE_URL?.startsWith('mysql')) {
     // Without Redis (REDIS_URL emptied): guesses counted in MySQL's table; and with Redis when the suite has one.
-    engines.push(['on MariaDB, counters in memory and password guesses in the database', { DATABASE_URL: process.env.DATABASE_URL, REDIS_URL: '' }]);
-    if (process.env.REDIS_URL) engines.push(['on MariaDB, counters in Redis', { DATABASE_URL: process.env.DATABASE_URL }]);
+    engines.push([
+      'on MariaDB, counters in memory and password guesses in the database',
+      { DATABASE_URL: process.env.DATABASE_URL, REDIS_URL: '' },
+    ]);
+    if (process.env.REDIS_URL)
+      engines.push(['on MariaDB, counters in Redis', { DATABASE_URL: process.env.DATABASE_URL }]);
   }
 
   for (const [name, extra] of engines) {
@@ -32,7 +41,11 @@ describe('the service under mixed load, every throttle on', function () {
       await runCli(env, 'createuser', username, '--password', 'mixedpass');
       const token = await runCli(env, 'createtoken', username);
       service = await startService(env);
-      const seed = await fetch(`${service.base}/snippets/`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Token ${token}` }, body: JSON.stringify({ code: 'seed' }) });
+      const seed = await fetch(`${service.base}/snippets/`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Token ${token}` },
+        body: JSON.stringify({ code: 'seed' }),
+      });
       expect(seed.status).to.equal(201);
       const seedId = ((await seed.json()) as { id: number }).id;
       const outcome = await mixedLoad(service.base, { username, password: 'mixedpass', token }, seedId);
@@ -44,7 +57,9 @@ describe('the service under mixed load, every throttle on', function () {
         expect(res.status).to.equal(200);
         expect(((await res.json()) as { code: string }).code).to.equal(code);
       }
-      expect((await fetch(`${service.base}/snippets/${seedId}/`, { signal: AbortSignal.timeout(5000) })).status).to.equal(200);
+      expect(
+        (await fetch(`${service.base}/snippets/${seedId}/`, { signal: AbortSignal.timeout(5000) })).status,
+      ).to.equal(200);
     });
   }
 
@@ -55,9 +70,14 @@ describe('the service under mixed load, every throttle on', function () {
       const token = await runCli(env, 'createtoken', 'alice');
       service = await startService(env);
       const post = () =>
-        fetch(`${service!.base}/snippets/`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Token ${token}` }, body: JSON.stringify({ code: 'x' }) });
+        fetch(`${service!.base}/snippets/`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Authorization: `Token ${token}` },
+          body: JSON.stringify({ code: 'x' }),
+        });
       const other = new sqlite3.Database(env.DATABASE_URL!.slice('sqlite:'.length));
-      const exec = (sql: string) => new Promise<void>((resolve, reject) => other.exec(sql, (err) => (err ? reject(err) : resolve())));
+      const exec = (sql: string) =>
+        new Promise<void>((resolve, reject) => other.exec(sql, (err) => (err ? reject(err) : resolve())));
       try {
         await exec('BEGIN IMMEDIATE');
         const busy = await post();

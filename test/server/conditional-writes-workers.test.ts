@@ -10,11 +10,15 @@ const AUTH = `Basic ${Buffer.from('alice:alicepass').toString('base64')}`;
 /** One request on a connection of its own, so the primary hands the requests to its workers in turn. */
 function request(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: string) {
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-    const req = http.request(`${base}${path}`, { method, agent: false, headers: { ...headers, ...(body ? { 'Content-Type': 'application/json' } : {}) } }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
+    const req = http.request(
+      `${base}${path}`,
+      { method, agent: false, headers: { ...headers, ...(body ? { 'Content-Type': 'application/json' } : {}) } },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -32,16 +36,26 @@ describe('conditional writes with WEB_CONCURRENCY=2', function () {
   for (const engine of mysql ? ['SQLite', 'MariaDB'] : ['SQLite']) {
     it(`on ${engine}: the ETag is the same from both workers, and of N concurrent PUTs with it exactly one answers 200, the rest 412`, async () => {
       if (process.env.REDIS_URL) await (await testRedis()).flushDb();
-      const env = serviceEnv({ WEB_CONCURRENCY: '2', ...(engine === 'MariaDB' ? { DATABASE_URL: process.env.DATABASE_URL! } : {}) });
+      const env = serviceEnv({
+        WEB_CONCURRENCY: '2',
+        ...(engine === 'MariaDB' ? { DATABASE_URL: process.env.DATABASE_URL! } : {}),
+      });
       if (engine === 'MariaDB') await resetDatabase();
       await runCli(env, 'createuser', 'alice', '--password', 'alicepass');
       service = await startService(env);
       const base = service.base;
       const workers = new Set<number>();
-      for (let i = 0; i < 300 && workers.size < 2; i++) workers.add((JSON.parse((await request(base, 'GET', '/healthz')).body) as { worker: number }).worker);
+      for (let i = 0; i < 300 && workers.size < 2; i++)
+        workers.add((JSON.parse((await request(base, 'GET', '/healthz')).body) as { worker: number }).worker);
       expect(workers.size).to.equal(2);
 
-      const created = await request(base, 'POST', '/snippets/', { Authorization: AUTH }, JSON.stringify({ code: 'v1' }));
+      const created = await request(
+        base,
+        'POST',
+        '/snippets/',
+        { Authorization: AUTH },
+        JSON.stringify({ code: 'v1' }),
+      );
       expect(created.status).to.equal(201);
       const id = (JSON.parse(created.body) as { id: number }).id;
       const tags = new Set<string>();
@@ -50,14 +64,25 @@ describe('conditional writes with WEB_CONCURRENCY=2', function () {
 
       const N = 12;
       const answers = await Promise.all(
-        Array.from({ length: N }, (_, i) => request(base, 'PUT', `/snippets/${id}/`, { Authorization: AUTH, 'If-Match': '"1"' }, JSON.stringify({ code: `writer ${i}` }))),
+        Array.from({ length: N }, (_, i) =>
+          request(
+            base,
+            'PUT',
+            `/snippets/${id}/`,
+            { Authorization: AUTH, 'If-Match': '"1"' },
+            JSON.stringify({ code: `writer ${i}` }),
+          ),
+        ),
       );
       expect(answers.map((a) => a.status).sort()).to.deep.equal([200, ...Array(N - 1).fill(412)]);
       const winner = (JSON.parse(answers.find((a) => a.status === 200)!.body) as { code: string }).code;
       const now = await request(base, 'GET', `/snippets/${id}/`);
       expect((JSON.parse(now.body) as { code: string }).code).to.equal(winner);
       expect(now.headers.etag).to.equal('"2"');
-      const revisions = JSON.parse((await request(base, 'GET', `/snippets/${id}/revisions/`)).body) as { revision: number; code: string }[];
+      const revisions = JSON.parse((await request(base, 'GET', `/snippets/${id}/revisions/`)).body) as {
+        revision: number;
+        code: string;
+      }[];
       expect(revisions.map((r) => [r.revision, r.code])).to.deep.equal([
         [2, winner],
         [1, 'v1'],

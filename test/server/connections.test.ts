@@ -14,7 +14,8 @@ import { suiteLogger, suiteLogRecords } from '../support/log';
 import { connect, parseAnswer, within } from '../support/raw-http';
 import { testStore } from '../support/runtime';
 
-const snippetCount = async () => Number((await select<{ n: number }>(testStore(), 'SELECT COUNT(*) AS n FROM snippets', []))[0]!.n);
+const snippetCount = async () =>
+  Number((await select<{ n: number }>(testStore(), 'SELECT COUNT(*) AS n FROM snippets', []))[0]!.n);
 const accessRecord = (reqId: string) => suiteLogRecords().find((r) => r.reqId === reqId && 'status' in r);
 
 describe('the HTTP server (server/connections.ts)', () => {
@@ -46,7 +47,12 @@ describe('the HTTP server (server/connections.ts)', () => {
         const raw = await within(30_000, `half-closed create ${i}`, conn.closed);
         const answer = raw ? parseAnswer(raw) : undefined;
         answers.push(answer?.status ?? 0);
-        if (answer) expect(accessRecord(answer.headers['x-request-id']!), `create ${i}`).to.include({ status: 201, method: 'POST', path: '/snippets/' });
+        if (answer)
+          expect(accessRecord(answer.headers['x-request-id']!), `create ${i}`).to.include({
+            status: 201,
+            method: 'POST',
+            path: '/snippets/',
+          });
       }
       // Every snippet stored was answered: as many 201s as snippets, and every create both.
       expect(answers).to.deep.equal(Array(ROUNDS).fill(201));
@@ -59,23 +65,36 @@ describe('the HTTP server (server/connections.ts)', () => {
     async function halfClosed(head: string, body: Buffer, authorization = basic('alice')) {
       const conn = await connect(base);
       const auth = authorization ? `Authorization: ${authorization}\r\n` : '';
-      conn.socket.end(Buffer.concat([Buffer.from(`${head}Connection: close\r\n${auth}Content-Length: ${body.length}\r\n\r\n`), body]));
+      conn.socket.end(
+        Buffer.concat([Buffer.from(`${head}Connection: close\r\n${auth}Content-Length: ${body.length}\r\n\r\n`), body]),
+      );
       return parseAnswer(await within(30_000, 'the answer', conn.closed));
     }
 
     it('a gzip-encoded body (decoded as body-parser decodes it) and a /trpc create are answered too', async () => {
-      const gzipped = await halfClosed('POST /snippets/ HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\n', gzipSync(JSON.stringify({ code: 'zipped' })));
+      const gzipped = await halfClosed(
+        'POST /snippets/ HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\n',
+        gzipSync(JSON.stringify({ code: 'zipped' })),
+      );
       expect(gzipped.status).to.equal(201);
       expect(JSON.parse(gzipped.body).code).to.equal('zipped');
-      const trpc = await halfClosed('POST /trpc/snippets.create HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n', Buffer.from(JSON.stringify({ code: 'over trpc' })));
+      const trpc = await halfClosed(
+        'POST /trpc/snippets.create HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n',
+        Buffer.from(JSON.stringify({ code: 'over trpc' })),
+      );
       expect(trpc.status).to.equal(200);
       expect(await snippetCount()).to.equal(2);
     });
 
     it('a password grant at the OAuth 2.0 token endpoint (its own body parsers) is answered with its token', async () => {
       await createClient(testStore(), 'app', 'half-client', 'half-client-secret');
-      const form = 'grant_type=password&username=alice&password=alicepass&client_id=half-client&client_secret=half-client-secret';
-      const grant = await halfClosed('POST /oauth2/access_token/ HTTP/1.1\r\nHost: test\r\nContent-Type: application/x-www-form-urlencoded\r\n', Buffer.from(form), '');
+      const form =
+        'grant_type=password&username=alice&password=alicepass&client_id=half-client&client_secret=half-client-secret';
+      const grant = await halfClosed(
+        'POST /oauth2/access_token/ HTTP/1.1\r\nHost: test\r\nContent-Type: application/x-www-form-urlencoded\r\n',
+        Buffer.from(form),
+        '',
+      );
       expect(grant.status).to.equal(200);
       expect(JSON.parse(grant.body)).to.have.property('access_token').that.is.a('string');
     });

@@ -27,7 +27,9 @@ const BIG = 'x'.repeat(99_000);
 async function fillDisk(): Promise<void> {
   const { sequelize } = testStore();
   await sequelize.query('VACUUM');
-  const [[{ page_count: pages }]] = (await sequelize.query('PRAGMA page_count')) as unknown as [[{ page_count: number }]];
+  const [[{ page_count: pages }]] = (await sequelize.query('PRAGMA page_count')) as unknown as [
+    [{ page_count: number }],
+  ];
   await sequelize.query(`PRAGMA max_page_count = ${pages}`);
 }
 
@@ -44,8 +46,15 @@ describe('a full disk (SQLite, max_page_count)', () => {
     await resetDatabase();
     const alice = await makeUser('alice');
     token = await tokenFor(testStore(), alice);
-    id = ((await api().post('/snippets/').set(as).send({ title: 'big', code: BIG, language: 'plaintext' }).expect(201)).body as { id: number }).id;
-    await api().put(`/snippets/${id}/`).set(as).send({ code: `${BIG}y`, language: 'plaintext' }).expect(200);
+    id = (
+      (await api().post('/snippets/').set(as).send({ title: 'big', code: BIG, language: 'plaintext' }).expect(201))
+        .body as { id: number }
+    ).id;
+    await api()
+      .put(`/snippets/${id}/`)
+      .set(as)
+      .send({ code: `${BIG}y`, language: 'plaintext' })
+      .expect(200);
     await fillDisk();
   });
   afterEach(async () => {
@@ -61,7 +70,11 @@ describe('a full disk (SQLite, max_page_count)', () => {
     const trpc = await api().post('/trpc/snippets.create').set(as).send({ code: BIG, language: 'plaintext' });
     expect(trpc.status).to.equal(507);
     expect(trpc.body.error.message).to.equal(DISK_FULL);
-    await api().put(`/snippets/${id}/`).set(as).send({ code: `${BIG}z`, language: 'plaintext' }).expect(507);
+    await api()
+      .put(`/snippets/${id}/`)
+      .set(as)
+      .send({ code: `${BIG}z`, language: 'plaintext' })
+      .expect(507);
     expect((await api().get('/snippets/').expect(200)).body).to.have.length(1);
   });
 
@@ -71,15 +84,25 @@ describe('a full disk (SQLite, max_page_count)', () => {
     await api().get(`/snippets/${id}/revisions/`).expect(200);
     await api().get('/users/').set(as).expect(200);
     await api().get('/users/').set('Authorization', `Token ${token}`).expect(200);
-    expect((await api().post('/api-token-auth/').send({ username: 'alice', password: 'alicepass' }).expect(200)).body).to.deep.equal({ token });
+    expect(
+      (await api().post('/api-token-auth/').send({ username: 'alice', password: 'alicepass' }).expect(200)).body,
+    ).to.deep.equal({ token });
     const agent = (await import('supertest')).agent(api().get('/').app);
     const form = await agent.get('/api-auth/login/').expect(200);
     const csrf = /name="csrfmiddlewaretoken" value="([^"]+)"/.exec(form.text)![1]!;
-    await agent.post('/api-auth/login/').type('form').send({ username: 'alice', password: 'alicepass', csrfmiddlewaretoken: csrf, next: '/snippets/' }).expect(302);
+    await agent
+      .post('/api-auth/login/')
+      .type('form')
+      .send({ username: 'alice', password: 'alicepass', csrfmiddlewaretoken: csrf, next: '/snippets/' })
+      .expect(302);
   });
 
   it("the owner's DELETE answers 204 and frees the space: a save goes through after it", async () => {
-    await api().post('/snippets/').set(as).send({ code: BIG.slice(0, BIG.length / 2), language: 'plaintext' }).expect(507);
+    await api()
+      .post('/snippets/')
+      .set(as)
+      .send({ code: BIG.slice(0, BIG.length / 2), language: 'plaintext' })
+      .expect(507);
     await api().delete(`/snippets/${id}/`).set(as).expect(204);
     const [row] = await select<{ n: number }>(testStore(), 'SELECT COUNT(*) AS n FROM snippet_revisions');
     expect(Number(row!.n)).to.equal(0);
@@ -110,7 +133,9 @@ describe("writesRefusedBecause on a SQLite file's filesystem", () => {
       await migrate(runtime.store);
       expect(await writesRefusedBecause(runtime.store)).to.equal(undefined);
       runtime.store.diskFullSince = Date.parse('2026-11-25T10:00:00Z');
-      expect(await writesRefusedBecause(runtime.store)).to.equal('The database cannot take writes: its disk has been full since 2026-11-25T10:00:00.000Z.');
+      expect(await writesRefusedBecause(runtime.store)).to.equal(
+        'The database cannot take writes: its disk has been full since 2026-11-25T10:00:00.000Z.',
+      );
     } finally {
       await runtime.close();
       rmSync(dir, { recursive: true, force: true });

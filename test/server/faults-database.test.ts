@@ -52,7 +52,14 @@ describe('MariaDB stopped, hung or missing a table under a running service', fun
       ['/snippets/', {}],
       ['/snippets/', { headers: { Authorization: `Token ${token}` } }],
       ['/snippets/', { headers: { Authorization: basic('alice') } }],
-      ['/snippets/', { method: 'POST', headers: { Authorization: `Token ${token}`, 'Content-Type': 'application/json' }, body: '{"code": "x"}' }],
+      [
+        '/snippets/',
+        {
+          method: 'POST',
+          headers: { Authorization: `Token ${token}`, 'Content-Type': 'application/json' },
+          body: '{"code": "x"}',
+        },
+      ],
       ['/users/', {}],
     ];
     for (const [path, init] of requests) {
@@ -80,7 +87,11 @@ describe('MariaDB stopped, hung or missing a table under a running service', fun
   async function expectRecovered(base: string): Promise<void> {
     await readyzBecomes(base, 200);
     expect((await call(`${base}/snippets/`)).status).to.equal(200);
-    const created = await call(`${base}/snippets/`, { method: 'POST', headers: { Authorization: `Token ${token}`, 'Content-Type': 'application/json' }, body: '{"code": "x"}' });
+    const created = await call(`${base}/snippets/`, {
+      method: 'POST',
+      headers: { Authorization: `Token ${token}`, 'Content-Type': 'application/json' },
+      body: '{"code": "x"}',
+    });
     expect(created.status).to.equal(201);
     expect((await call(`${base}/trpc/snippets.list`)).status).to.equal(200);
   }

@@ -9,7 +9,8 @@ import { missing, startRedis, type OwnServer } from '../support/servers';
 /** A hang detector, not a measure: a request still unanswered this long is hanging. */
 const HANG_MS = 20_000;
 
-const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers, signal: AbortSignal.timeout(HANG_MS) });
+const get = (url: string, headers: Record<string, string> = {}) =>
+  fetch(url, { headers, signal: AbortSignal.timeout(HANG_MS) });
 
 /** Polls until `ok` holds for /readyz's status (a bound for a hang, not a measure). */
 async function readyzBecomes(base: string, status: number): Promise<void> {
@@ -33,7 +34,11 @@ async function logIn(base: string): Promise<Response> {
     redirect: 'manual',
     signal: AbortSignal.timeout(HANG_MS),
     headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ username: 'alice', password: 'alicepass', csrfmiddlewaretoken: csrfFrom(await form.text()) }),
+    body: new URLSearchParams({
+      username: 'alice',
+      password: 'alicepass',
+      csrfmiddlewaretoken: csrfFrom(await form.text()),
+    }),
   });
 }
 
@@ -43,7 +48,10 @@ async function logIn(base: string): Promise<Response> {
  */
 async function expectServedWithoutRedis(base: string, token: string): Promise<void> {
   const basic = `Basic ${Buffer.from('alice:alicepass').toString('base64')}`;
-  for (const headers of [{}, { Authorization: `Token ${token}` }, { Authorization: basic }] as Record<string, string>[]) {
+  for (const headers of [{}, { Authorization: `Token ${token}` }, { Authorization: basic }] as Record<
+    string,
+    string
+  >[]) {
     const res = await get(`${base}/snippets/`, headers);
     expect(res.status, JSON.stringify(headers)).to.equal(200);
   }
@@ -81,7 +89,13 @@ describe('Redis hung or stopped under a running service (REDIS_URL)', function (
     }
     redis = await startRedis();
     // Every throttle on, so that each request counts in Redis; a short deadline keeps the suite quick.
-    const env = serviceEnv({ REDIS_URL: redis.url, REDIS_TIMEOUT_MS: '500', THROTTLE_ANON: '1000/minute', THROTTLE_USER: '1000/minute', LOG_LEVEL: 'silent' });
+    const env = serviceEnv({
+      REDIS_URL: redis.url,
+      REDIS_TIMEOUT_MS: '500',
+      THROTTLE_ANON: '1000/minute',
+      THROTTLE_USER: '1000/minute',
+      LOG_LEVEL: 'silent',
+    });
     await runCli(env, 'createuser', 'alice', '--password', 'alicepass');
     token = await runCli(env, 'createtoken', 'alice');
     service = await startService(env);
@@ -151,7 +165,12 @@ describe('a Redis address that accepts connections and never answers (a black ho
 
   it('the service starts and serves, the login form and /readyz are 503; once Redis answers, the stalled connection is started again', async () => {
     const port = (proxy!.address() as AddressInfo).port;
-    const env = serviceEnv({ REDIS_URL: `redis://127.0.0.1:${port}/0`, REDIS_TIMEOUT_MS: '500', THROTTLE_ANON: '1000/minute', LOG_LEVEL: 'silent' });
+    const env = serviceEnv({
+      REDIS_URL: `redis://127.0.0.1:${port}/0`,
+      REDIS_TIMEOUT_MS: '500',
+      THROTTLE_ANON: '1000/minute',
+      LOG_LEVEL: 'silent',
+    });
     await runCli(env, 'createuser', 'alice', '--password', 'alicepass');
     const token = await runCli(env, 'createtoken', 'alice');
     service = await startService(env, { probe: '/healthz' });

@@ -27,14 +27,22 @@ describe('the service process', function () {
     const code = 'x'.repeat(20000);
     await Promise.all(
       Array.from({ length: 40 }, () =>
-        fetch(`${service!.base}/snippets/`, { method: 'POST', headers: { Authorization: basic, 'Content-Type': 'application/json' }, body: JSON.stringify({ code, language: 'plaintext' }) }),
+        fetch(`${service!.base}/snippets/`, {
+          method: 'POST',
+          headers: { Authorization: basic, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ code, language: 'plaintext' }),
+        }),
       ),
     );
     // In flight across the signal: a slow reader of the list (800 kB it does not read yet), and creates the service has
     // the headers of (its 100 Continue says so) but not yet the body.
-    const list = await new Promise<http.IncomingMessage>((resolve, reject) => http.get(`${service!.base}/snippets/`, resolve).on('error', reject));
+    const list = await new Promise<http.IncomingMessage>((resolve, reject) =>
+      http.get(`${service!.base}/snippets/`, resolve).on('error', reject),
+    );
     list.pause();
-    const creates = await Promise.all(Array.from({ length: 10 }, (_, i) => heldCreate(service!.base, basic, `in flight ${i}`)));
+    const creates = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => heldCreate(service!.base, basic, `in flight ${i}`)),
+    );
     service.child.kill('SIGTERM');
     await written(service, 'finishing requests in flight');
     for (const create of creates) create.finish();
@@ -43,7 +51,9 @@ describe('the service process', function () {
     await new Promise((resolve) => (list.on('end', resolve), list.resume()));
     expect(list.statusCode).to.equal(200);
     expect(JSON.parse(Buffer.concat(chunks).toString())).to.have.length(40);
-    expect((await Promise.all(creates.map(async (c) => parseAnswer(await c.conn.closed)))).map((a) => a.status)).to.deep.equal(Array(10).fill(201));
+    expect(
+      (await Promise.all(creates.map(async (c) => parseAnswer(await c.conn.closed)))).map((a) => a.status),
+    ).to.deep.equal(Array(10).fill(201));
     expect(await service.exited).to.equal(0);
     let refused = false;
     await fetch(`${service.base}/healthz`).catch(() => (refused = true));
@@ -57,7 +67,12 @@ describe('the service process', function () {
     // Seconds of work in highlight.js' Java grammar: the save waits for the deadline (1.5 s) in the pool.
     const slow = JSON.stringify({ code: `int ${'a'.repeat(99996)}`, language: 'java' });
     const abort = new AbortController();
-    const hungUp = fetch(`${service.base}/snippets/`, { method: 'POST', signal: abort.signal, headers: { Authorization: basic, 'Content-Type': 'application/json' }, body: slow }).catch(() => 'aborted');
+    const hungUp = fetch(`${service.base}/snippets/`, {
+      method: 'POST',
+      signal: abort.signal,
+      headers: { Authorization: basic, 'Content-Type': 'application/json' },
+      body: slow,
+    }).catch(() => 'aborted');
     await new Promise((r) => setTimeout(r, 300));
     abort.abort();
     expect(await hungUp).to.equal('aborted');
@@ -77,7 +92,7 @@ describe('the service process', function () {
     service = await startService(serviceEnv({ WEB_CONCURRENCY: '2' }));
     const seen = new Set<string>();
     // The primary hands new connections to the workers in turn; the second may still be starting.
-    for (const deadline = Date.now() + 300_000; seen.size < 2 && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 300_000; seen.size < 2 && Date.now() < deadline;) {
       const res = await fetch(`${service.base}/healthz`, { headers: { Connection: 'close' } });
       seen.add(String(((await res.json()) as { worker: number }).worker));
     }

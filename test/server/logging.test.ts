@@ -41,24 +41,58 @@ describe('the service log', function () {
     const base = service.base;
     const basicOf = (pw: string) => `Basic ${Buffer.from(`alice:${pw}`).toString('base64')}`;
     const post = (path: string, headers: Record<string, string>, body: string, type = 'application/json') =>
-      fetch(`${base}${path}`, { method: 'POST', headers: { 'Content-Type': type, ...headers }, body, redirect: 'manual' });
+      fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': type, ...headers },
+        body,
+        redirect: 'manual',
+      });
 
     const created = await post('/snippets/', { Authorization: basicOf('S3cret-alice-pass') }, '{"code":"x"}');
     const refused = await post('/snippets/', { Authorization: basicOf('S3cret-wrong-pass') }, '{"code":"x"}');
     const badBody = await post('/snippets/', { Authorization: basicOf('S3cret-alice-pass') }, '{"code":'); // a 400 on a bad body
-    const { token } = (await (await post('/api-token-auth/', {}, JSON.stringify({ username: 'alice', password: 'S3cret-alice-pass' }))).json()) as { token: string };
+    const { token } = (await (
+      await post('/api-token-auth/', {}, JSON.stringify({ username: 'alice', password: 'S3cret-alice-pass' }))
+    ).json()) as { token: string };
     await post('/snippets/', { Authorization: `Token ${token}` }, '{"code":"x"}');
     await post('/snippets/', { Authorization: 'Token S3cretWrongToken' }, '{"code":"x"}');
-    const grant = new URLSearchParams({ grant_type: 'password', username: 'alice', password: 'S3cret-alice-pass', client_id: 'log-client', client_secret: 'S3cret-client-secret' });
-    const { access_token: access, refresh_token: refresh } = (await (await post('/oauth2/access_token/', {}, grant.toString(), 'application/x-www-form-urlencoded')).json()) as Record<string, string>;
+    const grant = new URLSearchParams({
+      grant_type: 'password',
+      username: 'alice',
+      password: 'S3cret-alice-pass',
+      client_id: 'log-client',
+      client_secret: 'S3cret-client-secret',
+    });
+    const { access_token: access, refresh_token: refresh } = (await (
+      await post('/oauth2/access_token/', {}, grant.toString(), 'application/x-www-form-urlencoded')
+    ).json()) as Record<string, string>;
     await post('/snippets/', { Authorization: `Bearer ${access}` }, '{"code":"x"}');
     await fetch(`${base}/snippets/?access_token=${access}`); // a token in the query string is dropped with it
-    await post('/oauth2/access_token/', {}, new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refresh!, client_id: 'log-client', client_secret: 'S3cret-client-secret' }).toString(), 'application/x-www-form-urlencoded');
+    await post(
+      '/oauth2/access_token/',
+      {},
+      new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: refresh!,
+        client_id: 'log-client',
+        client_secret: 'S3cret-client-secret',
+      }).toString(),
+      'application/x-www-form-urlencoded',
+    );
     const form = await fetch(`${base}/api-auth/login/`);
     const cookie = form.headers.getSetCookie()[0]!.split(';')[0]!;
     const csrf = csrfFrom(await form.text());
-    const login = await post('/api-auth/login/', { Cookie: cookie }, new URLSearchParams({ username: 'alice', password: 'S3cret-alice-pass', csrfmiddlewaretoken: csrf }).toString(), 'application/x-www-form-urlencoded');
-    const session = login.headers.getSetCookie().find((c) => c.startsWith('sessionid='))!.split(';')[0]!.split('=')[1]!;
+    const login = await post(
+      '/api-auth/login/',
+      { Cookie: cookie },
+      new URLSearchParams({ username: 'alice', password: 'S3cret-alice-pass', csrfmiddlewaretoken: csrf }).toString(),
+      'application/x-www-form-urlencoded',
+    );
+    const session = login.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('sessionid='))!
+      .split(';')[0]!
+      .split('=')[1]!;
     const bySession = await fetch(`${base}/snippets/`, { headers: { Cookie: `sessionid=${session}` } });
     const missing = await fetch(`${base}/snippets/999/`);
 
@@ -70,18 +104,39 @@ describe('the service log', function () {
     expect(accessOf(all, created.headers.get('x-request-id'))).to.have.length(1);
     expect(create).to.include({ level: 'info', method: 'POST', path: '/snippets/', status: 201 });
     // Bytes on the wire: the body and the head before it.
-    expect(create!.bytes).to.be.above(Number(created.headers.get('content-length')) + 100).and.below(Number(created.headers.get('content-length')) + 1000);
+    expect(create!.bytes)
+      .to.be.above(Number(created.headers.get('content-length')) + 100)
+      .and.below(Number(created.headers.get('content-length')) + 1000);
     expect(create!.userId).to.be.a('number');
     expect(create!.ms).to.be.a('number');
-    expect(accessOf(all, refused.headers.get('x-request-id'))[0]).to.include({ level: 'info', status: 401 }).and.not.have.property('userId');
+    expect(accessOf(all, refused.headers.get('x-request-id'))[0])
+      .to.include({ level: 'info', status: 401 })
+      .and.not.have.property('userId');
     expect(accessOf(all, badBody.headers.get('x-request-id'))[0]).to.include({ status: 400 });
-    expect(accessOf(all, bySession.headers.get('x-request-id'))[0]).to.include({ method: 'GET', path: '/snippets/', status: 200, userId: create!.userId });
-    expect(accessOf(all, missing.headers.get('x-request-id'))[0]).to.include({ method: 'GET', path: '/snippets/999/', status: 404 });
+    expect(accessOf(all, bySession.headers.get('x-request-id'))[0]).to.include({
+      method: 'GET',
+      path: '/snippets/',
+      status: 200,
+      userId: create!.userId,
+    });
+    expect(accessOf(all, missing.headers.get('x-request-id'))[0]).to.include({
+      method: 'GET',
+      path: '/snippets/999/',
+      status: 404,
+    });
     // Probes are logged at debug (here) and not at info (the next test).
     expect(all.some((r) => r.path === '/readyz' && r.level === 'debug')).to.equal(true);
 
     const text = service.output();
-    for (const secret of ['S3cret', token, access!, refresh!, csrf, decodeURIComponent(session).slice(2, 30), Buffer.from('alice:S3cret-alice-pass').toString('base64')]) {
+    for (const secret of [
+      'S3cret',
+      token,
+      access!,
+      refresh!,
+      csrf,
+      decodeURIComponent(session).slice(2, 30),
+      Buffer.from('alice:S3cret-alice-pass').toString('base64'),
+    ]) {
       expect(text, secret).not.to.include(secret);
     }
   });
@@ -114,7 +169,13 @@ describe('the service log', function () {
     ]);
     expect((all[2]!.err as { message: string }).message).to.match(/no such table/);
     const [error] = all;
-    expect(error).to.include({ level: 'error', reqId: failed.headers.get('x-request-id'), method: 'GET', path: '/snippets/', status: 500 });
+    expect(error).to.include({
+      level: 'error',
+      reqId: failed.headers.get('x-request-id'),
+      method: 'GET',
+      path: '/snippets/',
+      status: 500,
+    });
     const err = error!.err as { type: string; message: string; stack: string };
     expect(err.message).to.match(/no such table/);
     // node-sqlite3 makes its errors in native code: their stack is the message line alone.
@@ -130,14 +191,24 @@ describe('the service log', function () {
     expect(lines[0]!.trimEnd().split('\n')).to.have.length(1);
     const record = JSON.parse(lines[0]!) as { level: string; err: { stack: string } };
     expect(record.level).to.equal('error');
-    expect(record.err.stack).to.equal(err.stack).and.match(/\n\s+at /);
+    expect(record.err.stack)
+      .to.equal(err.stack)
+      .and.match(/\n\s+at /);
   });
 
   it('redacts headers and fields that hold credentials, should a caller ever log them', () => {
     const lines: string[] = [];
     const log = createLogger('info', { write: (line: string) => void lines.push(line) });
     const headers = { authorization: 'Basic S3cretA', cookie: 'sessionid=S3cretB', 'x-csrftoken': 'S3cretC' };
-    log.info({ req: { headers }, res: { headers: { 'set-cookie': 'sessionid=S3cretD' } }, password: 'S3cretE', body: { client_secret: 'S3cretF', refresh_token: 'S3cretG', token: 'S3cretH' } }, 'careless');
+    log.info(
+      {
+        req: { headers },
+        res: { headers: { 'set-cookie': 'sessionid=S3cretD' } },
+        password: 'S3cretE',
+        body: { client_secret: 'S3cretF', refresh_token: 'S3cretG', token: 'S3cretH' },
+      },
+      'careless',
+    );
     expect(lines[0]).not.to.include('S3cret');
     expect(lines[0]).to.include('[Redacted]');
   });

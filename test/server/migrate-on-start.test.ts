@@ -3,7 +3,6 @@ import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { MAIN, runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
 
-
 describe('the service with MIGRATE_ON_START=false', () => {
   let service: ServiceProcess | undefined;
   afterEach(async () => {
@@ -15,7 +14,9 @@ describe('the service with MIGRATE_ON_START=false', () => {
     const env = serviceEnv({ MIGRATE_ON_START: 'false' });
     const res = spawnSync(process.execPath, [MAIN], { env, encoding: 'utf8', timeout: 120_000 });
     expect(res.status).to.equal(1);
-    expect(res.stderr).to.match(/MIGRATE_ON_START=false and the database lacks \d+ migration\(s\) \(0001-users-and-snippets, .*\): run `snippets migrate` first/);
+    expect(res.stderr).to.match(
+      /MIGRATE_ON_START=false and the database lacks \d+ migration\(s\) \(0001-users-and-snippets, .*\): run `snippets migrate` first/,
+    );
     // Nothing was applied: the release step still has all of it to do.
     expect(await runCli(env, 'migrate')).to.match(/^Applied: 0001-users-and-snippets/);
   });

@@ -17,7 +17,9 @@ describe('pretty log output', () => {
 
   it('an access record is one line: the message, then the request id, bytes, ms and user', async () => {
     let text = '';
-    const destination = new Writable({ write: (chunk: Buffer, _encoding, done) => ((text += chunk.toString()), done()) });
+    const destination = new Writable({
+      write: (chunk: Buffer, _encoding, done) => ((text += chunk.toString()), done()),
+    });
     const stream = pretty({ ...PRETTY_OPTIONS, colorize: false, destination });
     const app = createApp({ ...runtimeWith(), log: createLogger('info', stream) });
     const res = await supertest(app).get('/snippets/').set('Authorization', basic('alice')).expect(200);
@@ -26,7 +28,9 @@ describe('pretty log output', () => {
     for (let i = 0; i < 100 && !text.includes(id); i++) await new Promise((resolve) => setTimeout(resolve, 10));
     const lines = text.split('\n').filter((l) => l.includes(id));
     expect(lines).to.have.length(1);
-    expect(lines[0]).to.match(/ INFO.*: GET \/snippets\/ 200 \{.*"reqId":"[0-9a-f-]{36}".*"bytes":\d+.*"ms":\d+.*"userId":\d+/);
+    expect(lines[0]).to.match(
+      / INFO.*: GET \/snippets\/ 200 \{.*"reqId":"[0-9a-f-]{36}".*"bytes":\d+.*"ms":\d+.*"userId":\d+/,
+    );
     expect(text.trimEnd().split('\n')).to.have.length(1);
   });
 });

@@ -26,7 +26,13 @@ describe('GET /readyz', () => {
       const writers = await Promise.all(Array.from({ length: size }, () => manager.getConnection({ type: 'write' })));
       const pool = mysqlReader(testStore());
       const readers = await Promise.all(
-        Array.from({ length: size }, () => new Promise<PoolConnection>((resolve, reject) => pool.getConnection((err, c) => (err ? reject(err) : resolve(c))))),
+        Array.from(
+          { length: size },
+          () =>
+            new Promise<PoolConnection>((resolve, reject) =>
+              pool.getConnection((err, c) => (err ? reject(err) : resolve(c))),
+            ),
+        ),
       );
       try {
         const res = await api().get('/readyz').expect(200);

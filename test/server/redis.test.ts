@@ -38,7 +38,11 @@ describe('sessions and throttle counters in Redis (REDIS_URL)', function () {
     expect(created.status).to.equal(201);
     // Logging out on one process ends the session everywhere: the key is gone.
     const csrf = /(?:^|; )csrftoken=([^;]+)/.exec(cookie)![1]!;
-    const logout = await fetch(`${two.base}/api-auth/logout/`, { method: 'POST', redirect: 'manual', headers: { Cookie: cookie, 'X-CSRFToken': decodeURIComponent(csrf) } });
+    const logout = await fetch(`${two.base}/api-auth/logout/`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { Cookie: cookie, 'X-CSRFToken': decodeURIComponent(csrf) },
+    });
     expect(logout.status).to.equal(302);
     expect(await (await redis()).keys('sess:*')).to.deep.equal([]);
   });
@@ -67,7 +71,8 @@ describe('sessions and throttle counters in Redis (REDIS_URL)', function () {
 });
 
 /** A value signed as express-session signs its cookie (cookie-signature: HMAC-SHA256, base64 without padding). */
-const sign = (value: string, secret: string) => `${value}.${createHmac('sha256', secret).update(value).digest('base64').replace(/=+$/, '')}`;
+const sign = (value: string, secret: string) =>
+  `${value}.${createHmac('sha256', secret).update(value).digest('base64').replace(/=+$/, '')}`;
 
 describe('Redis unreachable (REDIS_URL of a closed port)', function () {
   this.timeout(600_000);
@@ -78,7 +83,12 @@ describe('Redis unreachable (REDIS_URL of a closed port)', function () {
   });
 
   it('the process keeps serving: throttling falls back to its own memory, a session it cannot read is a 503 with Retry-After', async () => {
-    const env = serviceEnv({ REDIS_URL: 'redis://127.0.0.1:1/0', THROTTLE_ANON: '2/minute', TRUST_PROXY: '1', LOG_LEVEL: 'silent' });
+    const env = serviceEnv({
+      REDIS_URL: 'redis://127.0.0.1:1/0',
+      THROTTLE_ANON: '2/minute',
+      TRUST_PROXY: '1',
+      LOG_LEVEL: 'silent',
+    });
     service = await startService(env, { probe: '/healthz' });
     expect((await fetch(`${service.base}/readyz`)).status).to.equal(503);
     expect((await fetch(`${service.base}/users/`)).status).to.equal(200);
@@ -87,10 +97,14 @@ describe('Redis unreachable (REDIS_URL of a closed port)', function () {
     // A session cannot be read within the command timeout: 503, try again later (as for a database that is down).
     // A session cookie as the service signs it (express-session's s:<id>.<signature>): only such a cookie is looked up.
     const sessionid = encodeURIComponent(`s:${sign('some-session-id', env.SECRET_KEY!)}`);
-    const again = await fetch(`${service.base}/api-auth/login/`, { headers: { 'X-Forwarded-For': '192.0.2.1', Cookie: `sessionid=${sessionid}` } });
+    const again = await fetch(`${service.base}/api-auth/login/`, {
+      headers: { 'X-Forwarded-For': '192.0.2.1', Cookie: `sessionid=${sessionid}` },
+    });
     expect(again.status).to.equal(503);
     expect(again.headers.get('retry-after')).to.equal('1');
-    expect(await again.json()).to.deep.equal({ detail: 'The service is unavailable at the moment; try again shortly.' });
+    expect(await again.json()).to.deep.equal({
+      detail: 'The service is unavailable at the moment; try again shortly.',
+    });
     expect(service.child.exitCode).to.equal(null);
     expect((await fetch(`${service.base}/healthz`)).status).to.equal(200);
   });

@@ -2,7 +2,10 @@
 import { expect } from 'chai';
 import { runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
 
-const AUTH = { Authorization: `Basic ${Buffer.from('alice:alicepass').toString('base64')}`, 'Content-Type': 'application/json' };
+const AUTH = {
+  Authorization: `Basic ${Buffer.from('alice:alicepass').toString('base64')}`,
+  'Content-Type': 'application/json',
+};
 
 describe('SNIPPET_REVISIONS_KEEP=2', function () {
   this.timeout(600_000);
@@ -16,12 +19,22 @@ describe('SNIPPET_REVISIONS_KEEP=2', function () {
     await runCli(env, 'createuser', 'alice', '--password', 'alicepass');
     service = await startService(env);
     const base = service.base;
-    const created = await fetch(`${base}/snippets/`, { method: 'POST', headers: AUTH, body: JSON.stringify({ code: 'v1' }) });
+    const created = await fetch(`${base}/snippets/`, {
+      method: 'POST',
+      headers: AUTH,
+      body: JSON.stringify({ code: 'v1' }),
+    });
     const { id } = (await created.json()) as { id: number };
     for (const code of ['v2', 'v3', 'v4']) {
-      expect((await fetch(`${base}/snippets/${id}/`, { method: 'PUT', headers: AUTH, body: JSON.stringify({ code }) })).status).to.equal(200);
+      expect(
+        (await fetch(`${base}/snippets/${id}/`, { method: 'PUT', headers: AUTH, body: JSON.stringify({ code }) }))
+          .status,
+      ).to.equal(200);
     }
-    const revisions = (await (await fetch(`${base}/snippets/${id}/revisions/`)).json()) as { revision: number; code: string }[];
+    const revisions = (await (await fetch(`${base}/snippets/${id}/revisions/`)).json()) as {
+      revision: number;
+      code: string;
+    }[];
     expect(revisions.map((r) => [r.revision, r.code])).to.deep.equal([
       [4, 'v4'],
       [3, 'v3'],

@@ -8,18 +8,21 @@ import { runCli, serviceEnv, startService, stopService, type ServiceProcess } fr
 /** A GET on a new connection, so the primary hands successive requests to the workers in turn. */
 function getFresh(base: string, path: string): Promise<{ status: number; body: string; retryAfter?: string }> {
   return new Promise((resolve, reject) => {
-    http.get(`${base}${path}`, { agent: false }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, retryAfter: res.headers['retry-after'] }));
-    }).on('error', reject);
+    http
+      .get(`${base}${path}`, { agent: false }, (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, retryAfter: res.headers['retry-after'] }));
+      })
+      .on('error', reject);
   });
 }
 
 /** Both workers of a WEB_CONCURRENCY=2 service answer (the second may still be starting when the first is ready). */
 async function bothWorkersUp(base: string): Promise<void> {
   const workers = new Set<number>();
-  for (let i = 0; i < 300 && workers.size < 2; i++) workers.add((JSON.parse((await getFresh(base, '/healthz')).body) as { worker: number }).worker);
+  for (let i = 0; i < 300 && workers.size < 2; i++)
+    workers.add((JSON.parse((await getFresh(base, '/healthz')).body) as { worker: number }).worker);
   expect(workers.size).to.equal(2);
 }
 
@@ -59,15 +62,34 @@ describe('two service processes on one database', function () {
 
   it("WEB_CONCURRENCY=2: a client's diffs in flight on one worker count on the other (EXPENSIVE_CONCURRENCY)", async () => {
     // Diffs with no bound but a ten-minute deadline: the two long ones run until the service stops.
-    const env = serviceEnv({ WEB_CONCURRENCY: '2', EXPENSIVE_CONCURRENCY: '2', DIFF_TIMEOUT_MS: '600000', DIFF_MAX_CHANGED_LINES: '0', SHUTDOWN_TIMEOUT_MS: '1000' });
+    const env = serviceEnv({
+      WEB_CONCURRENCY: '2',
+      EXPENSIVE_CONCURRENCY: '2',
+      DIFF_TIMEOUT_MS: '600000',
+      DIFF_MAX_CHANGED_LINES: '0',
+      SHUTDOWN_TIMEOUT_MS: '1000',
+    });
     await runCli(env, 'createuser', 'alice', '--password', 'alicepass');
     one = await startService(env);
     const base = one.base;
     await bothWorkersUp(base);
-    const auth = { Authorization: `Basic ${Buffer.from('alice:alicepass').toString('base64')}`, 'Content-Type': 'application/json' };
+    const auth = {
+      Authorization: `Basic ${Buffer.from('alice:alicepass').toString('base64')}`,
+      'Content-Type': 'application/json',
+    };
     const snippet = async (before: string, after: string) => {
-      const { id } = (await (await fetch(`${base}/snippets/`, { method: 'POST', headers: auth, body: JSON.stringify({ code: before }) })).json()) as { id: number };
-      expect((await fetch(`${base}/snippets/${id}/`, { method: 'PUT', headers: auth, body: JSON.stringify({ code: after }) })).status).to.equal(200);
+      const { id } = (await (
+        await fetch(`${base}/snippets/`, { method: 'POST', headers: auth, body: JSON.stringify({ code: before }) })
+      ).json()) as { id: number };
+      expect(
+        (
+          await fetch(`${base}/snippets/${id}/`, {
+            method: 'PUT',
+            headers: auth,
+            body: JSON.stringify({ code: after }),
+          })
+        ).status,
+      ).to.equal(200);
       return id;
     };
     const huge = await snippet('a\n'.repeat(50_000), 'b\n'.repeat(50_000));
@@ -91,7 +113,8 @@ describe('two service processes on one database', function () {
     expect(first?.status).to.equal(429);
     // One after another, so the primary, its workers free, hands them out in turn: both workers refuse.
     const next: unknown[] = [];
-    for (let i = 0; i < 10; i++) next.push(await getFresh(base, `/snippets/${small}/revisions/2/diff/`).then((r) => [r.status, r.retryAfter]));
+    for (let i = 0; i < 10; i++)
+      next.push(await getFresh(base, `/snippets/${small}/revisions/2/diff/`).then((r) => [r.status, r.retryAfter]));
     expect(next).to.deep.equal(Array(10).fill([429, '1']));
     await stopService(one);
     await Promise.all(held.map((h) => h.answer));

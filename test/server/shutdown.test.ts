@@ -12,7 +12,10 @@ async function logged(service: ServiceProcess, pattern: RegExp): Promise<string>
     if (service.child.exitCode !== null) throw new Error(`exited before logging ${pattern}: ${service.output()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-  return service.output().split('\n').find((line) => pattern.test(line))!;
+  return service
+    .output()
+    .split('\n')
+    .find((line) => pattern.test(line))!;
 }
 
 describe('stopping the service and slow clients', function () {
@@ -45,7 +48,9 @@ describe('stopping the service and slow clients', function () {
     expect((await within(60_000, 'the idle connection closed', idle.closed)).length).to.equal(idleBytes);
     // The service still listens to the held request's connection: its answer comes, and says the connection ends.
     held.finish();
-    const answer = parseAnswer(await within(60_000, 'the held request answered and its connection closed', held.conn.closed));
+    const answer = parseAnswer(
+      await within(60_000, 'the held request answered and its connection closed', held.conn.closed),
+    );
     expect(answer.status).to.equal(201);
     expect(answer.headers.connection).to.equal('close');
     expect(JSON.parse(answer.body)).to.include({ code: 'in flight across SIGTERM', owner: 'alice' });
@@ -58,29 +63,45 @@ describe('stopping the service and slow clients', function () {
     const held = await heldCreate(s.base, basic, 'never sent');
     s.child.kill('SIGTERM');
     expect(await within(60_000, 'the exit past the deadline', s.exited)).to.equal(0);
-    expect(await within(60_000, 'the held connection closed', held.conn.closed)).to.equal('HTTP/1.1 100 Continue\r\n\r\n');
+    expect(await within(60_000, 'the held connection closed', held.conn.closed)).to.equal(
+      'HTTP/1.1 100 Continue\r\n\r\n',
+    );
     expect(s.output()).to.match(/"cut":1,.*shutdown deadline passed/);
   });
 
   it('a client that never reads its answer is dropped after SOCKET_TIMEOUT_MS without progress; a slow answer is not', async () => {
     const s = await start({ SOCKET_TIMEOUT_MS: '1000', HIGHLIGHT_TIMEOUT_MS: '5000' });
     // Seconds of highlight.js' Java grammar before the answer's first byte: the service is slow, not the client.
-    const slow = await fetch(`${s.base}/snippets/`, { method: 'POST', headers: { Authorization: basic, 'Content-Type': 'application/json' }, body: JSON.stringify({ code: `int ${'a'.repeat(99996)}`, language: 'java' }) });
+    const slow = await fetch(`${s.base}/snippets/`, {
+      method: 'POST',
+      headers: { Authorization: basic, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ code: `int ${'a'.repeat(99996)}`, language: 'java' }),
+    });
     expect(slow.status).to.equal(201);
     // A streamed list of about 15 MB: more than the loopback socket buffers of both ends hold.
     const code = 'x'.repeat(100_000);
     for (let i = 0; i < 150; i += 10) {
       await Promise.all(
         Array.from({ length: 10 }, async () => {
-          const res = await fetch(`${s.base}/snippets/`, { method: 'POST', headers: { Authorization: basic, 'Content-Type': 'application/json' }, body: JSON.stringify({ code, language: 'plaintext' }) });
+          const res = await fetch(`${s.base}/snippets/`, {
+            method: 'POST',
+            headers: { Authorization: basic, 'Content-Type': 'application/json' },
+            body: JSON.stringify({ code, language: 'plaintext' }),
+          });
           expect(res.status).to.equal(201);
         }),
       );
     }
-    const reader = await new Promise<http.IncomingMessage>((resolve, reject) => http.get(`${s.base}/snippets/`, resolve).on('error', reject));
+    const reader = await new Promise<http.IncomingMessage>((resolve, reject) =>
+      http.get(`${s.base}/snippets/`, resolve).on('error', reject),
+    );
     reader.pause();
     expect(reader.statusCode).to.equal(200);
-    const line = await within(120_000, 'the stalled connection dropped', logged(s, /closed a connection whose client stopped reading its answer/));
+    const line = await within(
+      120_000,
+      'the stalled connection dropped',
+      logged(s, /closed a connection whose client stopped reading its answer/),
+    );
     expect(JSON.parse(line)).to.include({ level: 'warn', method: 'GET', url: '/snippets/', afterMs: 1000 });
     // Read now: the answer stops short of the end of the list and the connection is gone.
     let received = '';

@@ -10,7 +10,9 @@ import { freePort, refusedOn, within } from '../support/raw-http';
 
 const ROOT = path.resolve(__dirname, '../..');
 /** The npm that came with the node running the tests. */
-const NPM = existsSync(path.join(path.dirname(process.execPath), 'npm')) ? path.join(path.dirname(process.execPath), 'npm') : 'npm';
+const NPM = existsSync(path.join(path.dirname(process.execPath), 'npm'))
+  ? path.join(path.dirname(process.execPath), 'npm')
+  : 'npm';
 
 async function ready(base: string): Promise<void> {
   for (;;) {
@@ -46,7 +48,9 @@ describe('SIGTERM to npm', function () {
       }
       // Nothing holds it: a new listener can have it.
       const probe = createServer();
-      const bound = await new Promise<boolean>((resolve) => probe.once('error', () => resolve(false)).listen(port, '127.0.0.1', () => resolve(true)));
+      const bound = await new Promise<boolean>((resolve) =>
+        probe.once('error', () => resolve(false)).listen(port, '127.0.0.1', () => resolve(true)),
+      );
       probe.close();
       expect(bound).to.equal(true);
     });

@@ -5,7 +5,8 @@ import { api, basic } from '../support/http';
 import { testStore } from '../support/runtime';
 import { select } from '../../src/store/select';
 
-const snippetCount = async () => Number((await select<{ n: number }>(testStore(), 'SELECT COUNT(*) AS n FROM snippets'))[0]!.n);
+const snippetCount = async () =>
+  Number((await select<{ n: number }>(testStore(), 'SELECT COUNT(*) AS n FROM snippets'))[0]!.n);
 
 /** A POST of `n` creates in one batch: tRPC's batch body is an object of inputs by index. */
 const createBatch = (n: number) => ({
@@ -32,7 +33,12 @@ describe('/trpc batches', () => {
   describe('past TRPC_MAX_BATCH (10 by default)', () => {
     it('a batch of 11 creates is refused 400 BAD_REQUEST before any call runs', async () => {
       const { path, body } = createBatch(11);
-      const res = await api().post(path).set('Authorization', basic('alice')).send(body).expect(400).expect('Content-Type', /^application\/json/);
+      const res = await api()
+        .post(path)
+        .set('Authorization', basic('alice'))
+        .send(body)
+        .expect(400)
+        .expect('Content-Type', /^application\/json/);
       expect(res.body.error.data).to.include({ code: 'BAD_REQUEST', httpStatus: 400 });
       expect(res.body.error.message).to.equal('Batch call exceeds maximum size');
       expect(await snippetCount()).to.equal(0);
@@ -79,8 +85,13 @@ describe('/trpc batches', () => {
 
     it('a call that is not batched counts once, not twice (the request is its first call)', async () => {
       const config = { THROTTLE_USER: '2/minute' };
-      for (const code of ['a', 'b']) await api(config).post('/trpc/snippets.create').set('Authorization', basic('alice')).send({ code }).expect(200);
-      await api(config).post('/trpc/snippets.create').set('Authorization', basic('alice')).send({ code: 'c' }).expect(429);
+      for (const code of ['a', 'b'])
+        await api(config).post('/trpc/snippets.create').set('Authorization', basic('alice')).send({ code }).expect(200);
+      await api(config)
+        .post('/trpc/snippets.create')
+        .set('Authorization', basic('alice'))
+        .send({ code: 'c' })
+        .expect(429);
       expect(await snippetCount()).to.equal(2);
     });
 

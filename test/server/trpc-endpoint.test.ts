@@ -10,13 +10,25 @@ describe('/trpc', () => {
   });
 
   it('POST /trpc/snippets.create with Basic creates a snippet', async () => {
-    const res = await api().post('/trpc/snippets.create').set('Authorization', basic('alice')).send({ code: 'x', linenos: true }).expect(200);
+    const res = await api()
+      .post('/trpc/snippets.create')
+      .set('Authorization', basic('alice'))
+      .send({ code: 'x', linenos: true })
+      .expect(200);
     expect(res.body.result.data).to.include({ owner: 'alice', code: 'x', linenos: true });
   });
 
   it('keeps linenos "false" false after the REST adapter has run (no truthiness coercion)', async () => {
-    await api().post('/snippets/').set('Authorization', basic('alice')).send({ code: 'x', linenos: 'false' }).expect(201);
-    const res = await api().post('/trpc/snippets.create').set('Authorization', basic('alice')).send({ code: 'x', linenos: 'false' }).expect(200);
+    await api()
+      .post('/snippets/')
+      .set('Authorization', basic('alice'))
+      .send({ code: 'x', linenos: 'false' })
+      .expect(201);
+    const res = await api()
+      .post('/trpc/snippets.create')
+      .set('Authorization', basic('alice'))
+      .send({ code: 'x', linenos: 'false' })
+      .expect(200);
     expect(res.body.result.data.linenos).to.equal(false);
   });
 
@@ -47,26 +59,38 @@ describe('/trpc', () => {
   });
 
   it('GET /trpc/snippets.list with a limit answers the cursor of the next page', async () => {
-    for (const code of ['a', 'b']) await api().post('/trpc/snippets.create').set('Authorization', basic('alice')).send({ code }).expect(200);
-    const first = (await api().get(`/trpc/snippets.list?input=${encodeURIComponent('{"limit":1}')}`).expect(200)).body.result.data;
+    for (const code of ['a', 'b'])
+      await api().post('/trpc/snippets.create').set('Authorization', basic('alice')).send({ code }).expect(200);
+    const first = (
+      await api()
+        .get(`/trpc/snippets.list?input=${encodeURIComponent('{"limit":1}')}`)
+        .expect(200)
+    ).body.result.data;
     expect(first.items.map((s: { code: string }) => s.code)).to.deep.equal(['a']);
-    const second = (await api().get(`/trpc/snippets.list?input=${encodeURIComponent(JSON.stringify({ limit: 1, cursor: first.next }))}`).expect(200)).body.result.data;
+    const second = (
+      await api()
+        .get(`/trpc/snippets.list?input=${encodeURIComponent(JSON.stringify({ limit: 1, cursor: first.next }))}`)
+        .expect(200)
+    ).body.result.data;
     expect(second.items.map((s: { code: string }) => s.code)).to.deep.equal(['b']);
   });
 
-  it('POST /trpc/snippets.create without credentials is 401 with the first scheme\'s challenge', async () => {
+  it("POST /trpc/snippets.create without credentials is 401 with the first scheme's challenge", async () => {
     const res = await api().post('/trpc/snippets.create').send({ code: 'x' }).expect(401);
     expect(res.headers['www-authenticate']).to.equal('Basic realm="api"');
     expect(res.body.error.data).to.include({ code: 'UNAUTHORIZED', httpStatus: 401 });
   });
 
   it('POST /trpc/snippets.create without credentials is 403 without a challenge when the first scheme has none, and its body says so', async () => {
-    const res = await api({ AUTH_SCHEMES: 'session,basic' }).post('/trpc/snippets.create').send({ code: 'x' }).expect(403);
+    const res = await api({ AUTH_SCHEMES: 'session,basic' })
+      .post('/trpc/snippets.create')
+      .send({ code: 'x' })
+      .expect(403);
     expect(res.headers).not.to.have.property('www-authenticate');
     expect(res.body.error.data).to.include({ code: 'FORBIDDEN', httpStatus: 403 });
   });
 
-  it('a wrong password stops a /trpc request too, answered in tRPC\'s error shape', async () => {
+  it("a wrong password stops a /trpc request too, answered in tRPC's error shape", async () => {
     const res = await api().get('/trpc/snippets.list').set('Authorization', basic('alice', 'nope')).expect(401);
     expect(res.headers['www-authenticate']).to.equal('Basic realm="api"');
     expect(res.body.error.data).to.deep.equal({ code: 'UNAUTHORIZED', httpStatus: 401 });

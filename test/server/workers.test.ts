@@ -19,7 +19,10 @@ function workers(pid: number): number[] {
 async function serving(base: string, count: number): Promise<void> {
   const seen = new Set<number>();
   while (seen.size < count) {
-    const res = await fetch(`${base}/healthz`, { headers: { Connection: 'close' }, signal: AbortSignal.timeout(10_000) }).catch(() => undefined);
+    const res = await fetch(`${base}/healthz`, {
+      headers: { Connection: 'close' },
+      signal: AbortSignal.timeout(10_000),
+    }).catch(() => undefined);
     if (res) seen.add(((await res.json()) as { worker: number }).worker);
     else await new Promise((r) => setTimeout(r, 100));
   }
@@ -43,7 +46,11 @@ describe('the workers of WEB_CONCURRENCY', function () {
       let output = '';
       child.stdout.on('data', (c: Buffer) => (output += c.toString()));
       child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-      const code = await within(120_000, 'the primary exiting', new Promise((resolve) => child.once('exit', resolve))).finally(() => child.kill('SIGKILL'));
+      const code = await within(
+        120_000,
+        'the primary exiting',
+        new Promise((resolve) => child.once('exit', resolve)),
+      ).finally(() => child.kill('SIGKILL'));
       expect(code).to.equal(1);
       expect(output).to.include('EADDRINUSE');
       expect(output).to.include('a worker exited before it could serve');
@@ -61,13 +68,20 @@ describe('the workers of WEB_CONCURRENCY', function () {
     process.kill(first!, 'SIGKILL');
     // Workers 1 and 2 were the first two; a third answers once the primary has forked the replacement. A connection
     // handed to the killed worker as it died is lost with it, hence the bound on each request.
-    await within(120_000, 'a replacement worker answering', (async () => {
-      for (;;) {
-        const res = await fetch(`${service!.base}/healthz`, { headers: { Connection: 'close' }, signal: AbortSignal.timeout(10_000) }).catch(() => undefined);
-        if (res && ((await res.json()) as { worker: number }).worker === 3) return;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    })()).catch((err: Error) => {
+    await within(
+      120_000,
+      'a replacement worker answering',
+      (async () => {
+        for (;;) {
+          const res = await fetch(`${service!.base}/healthz`, {
+            headers: { Connection: 'close' },
+            signal: AbortSignal.timeout(10_000),
+          }).catch(() => undefined);
+          if (res && ((await res.json()) as { worker: number }).worker === 3) return;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      })(),
+    ).catch((err: Error) => {
       throw new Error(`${err.message}; the service wrote: ${service!.output()}`);
     });
     expect(service.output()).to.include('worker exited; starting another');
@@ -80,9 +94,14 @@ describe('the workers of WEB_CONCURRENCY', function () {
     await within(120_000, 'both workers serving', serving(service.base, 2));
     const held = await heldCreate(service.base, basic, 'in a stopping worker');
     service.child.kill('SIGTERM');
-    await within(60_000, 'both workers draining', (async () => {
-      while ((service!.output().match(/finishing requests in flight/g) ?? []).length < 2) await new Promise((r) => setTimeout(r, 50));
-    })());
+    await within(
+      60_000,
+      'both workers draining',
+      (async () => {
+        while ((service!.output().match(/finishing requests in flight/g) ?? []).length < 2)
+          await new Promise((r) => setTimeout(r, 50));
+      })(),
+    );
     held.finish();
     const answer = parseAnswer(await within(60_000, 'the held request answered', held.conn.closed));
     expect(answer.status).to.equal(201);

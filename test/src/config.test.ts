@@ -13,7 +13,15 @@ const SECRET = { SECRET_KEY: 's'.repeat(40) };
 describe('loadConfig', () => {
   it('gives the documented defaults', () => {
     const c = loadConfig(SECRET);
-    expect(c).to.include({ PORT: 8000, HOST: '127.0.0.1', WEB_CONCURRENCY: 1, TRUST_PROXY: false, HIGHLIGHT_TIMEOUT_MS: 2000, DATABASE_POOL_MAX: 10, SQLITE_SYNCHRONOUS: 'NORMAL' });
+    expect(c).to.include({
+      PORT: 8000,
+      HOST: '127.0.0.1',
+      WEB_CONCURRENCY: 1,
+      TRUST_PROXY: false,
+      HIGHLIGHT_TIMEOUT_MS: 2000,
+      DATABASE_POOL_MAX: 10,
+      SQLITE_SYNCHRONOUS: 'NORMAL',
+    });
     expect(c.DATABASE_URL).to.match(/^sqlite:.*data\/snippets\.sqlite3$/);
     expect(c.AUTH_SCHEMES).to.deep.equal(['basic', 'session', 'token', 'oauth2']);
     expect(c.DATABASE_REPLICA_URLS).to.deep.equal([]);
@@ -34,15 +42,22 @@ describe('loadConfig', () => {
   });
 
   describe('TRUST_PROXY', () => {
-    it('takes a hop count, false, or proxy addresses and subnets (Express\'s forms)', () => {
+    it("takes a hop count, false, or proxy addresses and subnets (Express's forms)", () => {
       expect(loadConfig({ ...SECRET, TRUST_PROXY: '1' }).TRUST_PROXY).to.equal(1);
       expect(loadConfig({ ...SECRET, TRUST_PROXY: '0' }).TRUST_PROXY).to.equal(false);
       expect(loadConfig({ ...SECRET, TRUST_PROXY: 'false' }).TRUST_PROXY).to.equal(false);
-      expect(loadConfig({ ...SECRET, TRUST_PROXY: '10.0.0.0/8, 192.0.2.7,loopback,::1' }).TRUST_PROXY).to.deep.equal(['10.0.0.0/8', '192.0.2.7', 'loopback', '::1']);
+      expect(loadConfig({ ...SECRET, TRUST_PROXY: '10.0.0.0/8, 192.0.2.7,loopback,::1' }).TRUST_PROXY).to.deep.equal([
+        '10.0.0.0/8',
+        '192.0.2.7',
+        'loopback',
+        '::1',
+      ]);
     });
 
-    it('refuses true, which would believe the client\'s own X-Forwarded-For, saying what to give instead', () => {
-      expect(() => loadConfig({ ...SECRET, TRUST_PROXY: 'true' })).to.throw(/TRUST_PROXY: true would believe the client's own X-Forwarded-For; give the number of proxies/);
+    it("refuses true, which would believe the client's own X-Forwarded-For, saying what to give instead", () => {
+      expect(() => loadConfig({ ...SECRET, TRUST_PROXY: 'true' })).to.throw(
+        /TRUST_PROXY: true would believe the client's own X-Forwarded-For; give the number of proxies/,
+      );
     });
   });
 
@@ -73,15 +88,21 @@ describe('loadConfig', () => {
   }
 
   it('says what an integer must be and what it got', () => {
-    expect(() => loadConfig({ ...SECRET, PORT: 'eighty' })).to.throw('config: PORT: expected an integer from 0 to 65535, got "eighty"');
+    expect(() => loadConfig({ ...SECRET, PORT: 'eighty' })).to.throw(
+      'config: PORT: expected an integer from 0 to 65535, got "eighty"',
+    );
   });
 
   it('puts several bad variables on one line', () => {
-    expect(() => loadConfig({ ...SECRET, PORT: 'eighty', LOG_LEVEL: 'loud' })).to.throw(/^config: PORT: [^\n]+; LOG_LEVEL: [^\n]+$/);
+    expect(() => loadConfig({ ...SECRET, PORT: 'eighty', LOG_LEVEL: 'loud' })).to.throw(
+      /^config: PORT: [^\n]+; LOG_LEVEL: [^\n]+$/,
+    );
   });
 
   it('never repeats a secret or a database URL in the message', () => {
-    expect(() => loadConfig({ SECRET_KEY: 'hunter2' })).to.throw(Error).that.satisfies((e: Error) => !e.message.includes('hunter2'));
+    expect(() => loadConfig({ SECRET_KEY: 'hunter2' }))
+      .to.throw(Error)
+      .that.satisfies((e: Error) => !e.message.includes('hunter2'));
     expect(() => loadConfig({ ...SECRET, DATABASE_URL: 'postgres://u:pw-in-url@h/db' }))
       .to.throw(/^config: DATABASE_URL: /)
       .that.satisfies((e: Error) => !e.message.includes('pw-in-url'));
@@ -131,7 +152,9 @@ describe('loadConfig', () => {
 
 describe('the documented configuration', () => {
   it('.env.example lists every variable, commented out', () => {
-    const listed = [...readFileSync(path.join(ROOT, '.env.example'), 'utf8').matchAll(/^# ([A-Z_]+)=/gm)].map((m) => m[1]);
+    const listed = [...readFileSync(path.join(ROOT, '.env.example'), 'utf8').matchAll(/^# ([A-Z_]+)=/gm)].map(
+      (m) => m[1],
+    );
     expect(listed).to.have.members([...CONFIG_VARIABLES]);
   });
 
@@ -140,7 +163,9 @@ describe('the documented configuration', () => {
     const start = doc.indexOf('## Variables');
     const end = doc.indexOf('\n## ', start + 1);
     const table = doc.slice(start, end < 0 ? undefined : end);
-    const listed = [...table.matchAll(/^\| ([^|]+) \|/gm)].flatMap((m) => [...m[1]!.matchAll(/`([A-Z_]+)`/g)].map((v) => v[1]));
+    const listed = [...table.matchAll(/^\| ([^|]+) \|/gm)].flatMap((m) =>
+      [...m[1]!.matchAll(/`([A-Z_]+)`/g)].map((v) => v[1]),
+    );
     expect(listed).to.have.members([...CONFIG_VARIABLES]);
   });
 });

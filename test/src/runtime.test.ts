@@ -32,11 +32,22 @@ describe('createRuntime', () => {
     it('each app reads and writes its own database, and closing one leaves the other serving', async () => {
       const [one, two] = [await open('one.db'), await open('two.db')];
       const [a, b] = [supertest(createApp(one)), supertest(createApp(two))];
-      await a.post('/snippets/').set('Authorization', basic('alice', 'alicepass')).send({ code: 'one', title: 'in one' }).expect(201);
+      await a
+        .post('/snippets/')
+        .set('Authorization', basic('alice', 'alicepass'))
+        .send({ code: 'one', title: 'in one' })
+        .expect(201);
       await b.post('/snippets/').set('Authorization', basic('alice', 'alicepass')).send({ code: 'two' }).expect(201);
-      await b.post('/snippets/').set('Authorization', basic('alice', 'alicepass')).send({ code: 'two again' }).expect(201);
+      await b
+        .post('/snippets/')
+        .set('Authorization', basic('alice', 'alicepass'))
+        .send({ code: 'two again' })
+        .expect(201);
       expect((await a.get('/snippets/').expect(200)).body.map((s: { code: string }) => s.code)).to.deep.equal(['one']);
-      expect((await b.get('/snippets/').expect(200)).body.map((s: { code: string }) => s.code)).to.deep.equal(['two', 'two again']);
+      expect((await b.get('/snippets/').expect(200)).body.map((s: { code: string }) => s.code)).to.deep.equal([
+        'two',
+        'two again',
+      ]);
       // Each store's model hook renders with its runtime's highlighter: the stored document is its own snippet's.
       expect((await a.get('/snippets/1/highlight/').expect(200)).text).to.include('<h2>in one</h2>');
 

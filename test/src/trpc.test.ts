@@ -24,7 +24,10 @@ describe('publicProcedure and ctx.signal', () => {
   it('a query whose client went away does not start its read: 503 SERVICE_UNAVAILABLE, "its client went away"', async () => {
     const err = await callerWith(true)
       .read()
-      .then(() => undefined, (e: unknown) => e);
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(err).to.be.instanceOf(TRPCError);
     expect((err as TRPCError).code).to.equal('SERVICE_UNAVAILABLE');
     expect((err as TRPCError).message).to.equal(CLIENT_GONE);

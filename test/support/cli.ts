@@ -36,10 +36,15 @@ export async function cliInProcess(env: NodeJS.ProcessEnv, ...args: string[]): P
 /** `node dist/server/cli.js <args>` as a process of its own (the built binary: build first, as the root hook does). */
 export function cliProcess(env: NodeJS.ProcessEnv, ...args: string[]): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(ROOT, 'dist/server/cli.js'), ...args], { cwd: ROOT, env, encoding: 'utf8' }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [path.join(ROOT, 'dist/server/cli.js'), ...args],
+      { cwd: ROOT, env, encoding: 'utf8' },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 

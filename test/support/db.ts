@@ -16,7 +16,9 @@ export async function resetDatabase(): Promise<void> {
   if (process.env.REDIS_URL) await (await testRedis()).flushDb();
   const { sequelize } = testRuntime().store;
   const qi = sequelize.getQueryInterface();
-  const tables = ((await qi.showAllTables()) as unknown[]).map((t) => (typeof t === 'string' ? t : (t as { tableName: string }).tableName));
+  const tables = ((await qi.showAllTables()) as unknown[]).map((t) =>
+    typeof t === 'string' ? t : (t as { tableName: string }).tableName,
+  );
   const mysql = sequelize.getDialect() !== 'sqlite';
   await sequelize.query(mysql ? 'SET FOREIGN_KEY_CHECKS = 0' : 'PRAGMA foreign_keys = OFF');
   // The search index (SQLite's snippet_search and its shadow tables) follows the snippets through its triggers: emptied
@@ -28,6 +30,9 @@ export async function resetDatabase(): Promise<void> {
 
 export const PASSWORDS: Record<string, string> = { alice: 'alicepass', bob: 'bobpass' };
 
-export async function makeUser(username: string, password = PASSWORDS[username] ?? `${username}pass`): Promise<AuthUser> {
+export async function makeUser(
+  username: string,
+  password = PASSWORDS[username] ?? `${username}pass`,
+): Promise<AuthUser> {
   return createUser(testRuntime().store, username, password, { iterations: 1000 });
 }

@@ -70,7 +70,8 @@ function noteRequest(req: IncomingMessage): void {
 /** What the app parsed (a form's password, a grant's refresh_token) and what it handed out (cookies, tokens in a JSON answer). */
 function noteResponse(req: IncomingMessage & { body?: unknown }, res: ServerResponse, body: string): void {
   noteFields(req.body);
-  for (const line of [res.getHeader('set-cookie') ?? []].flat()) noteCookie(String(line).split(';')[0]!.split('=').slice(1).join('='));
+  for (const line of [res.getHeader('set-cookie') ?? []].flat())
+    noteCookie(String(line).split(';')[0]!.split('=').slice(1).join('='));
   if (/json/.test(String(res.getHeader('content-type'))) && SECRET_FIELD.test(body)) {
     try {
       noteFields(JSON.parse(body));

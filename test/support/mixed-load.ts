@@ -26,27 +26,56 @@ const EXPECTED: Record<string, number[]> = {
 /** Guesses come from addresses of their own (the service trusts X-Forwarded-For): the owner's stay usable. */
 const guesser = (i: number) => ({ 'X-Forwarded-For': `203.0.113.${i % 50}` });
 
-const basicHeader = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+const basicHeader = (user: string, password: string) =>
+  `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 /** Sends 200 requests at once (the service must trust X-Forwarded-For: TRUST_PROXY=1); every one is bounded (30 s), so a stalled service fails instead of hanging the suite. */
-export async function mixedLoad(base: string, user: { username: string; password: string; token: string }, snippetId: number): Promise<MixedOutcome> {
+export async function mixedLoad(
+  base: string,
+  user: { username: string; password: string; token: string },
+  snippetId: number,
+): Promise<MixedOutcome> {
   const cookie = await loginThroughForm(base, user.username, user.password);
   const page = await (await fetch(`${base}/snippets/`, { headers: { Cookie: cookie, Accept: 'text/html' } })).text();
   const csrf = csrfFrom(page);
   const json = { 'Content-Type': 'application/json' };
   const kinds: [string, (i: number) => Promise<Response>][] = [
-    ['read', (i) => fetch(`${base}/snippets/${i % 2 ? '' : `${snippetId}/`}`, { signal: AbortSignal.timeout(BOUND_MS) })],
+    [
+      'read',
+      (i) => fetch(`${base}/snippets/${i % 2 ? '' : `${snippetId}/`}`, { signal: AbortSignal.timeout(BOUND_MS) }),
+    ],
     ['token-create', (i) => create({ ...json, Authorization: `Token ${user.token}` }, `token ${i}`)],
-    ['basic-create', (i) => create({ ...json, Authorization: basicHeader(user.username, user.password) }, `basic ${i}`)],
+    [
+      'basic-create',
+      (i) => create({ ...json, Authorization: basicHeader(user.username, user.password) }, `basic ${i}`),
+    ],
     ['session-create', (i) => create({ ...json, Cookie: cookie, 'X-CSRFToken': csrf }, `session ${i}`)],
     [
       'failed-token-auth',
-      (i) => fetch(`${base}/api-token-auth/`, { method: 'POST', headers: { ...json, ...guesser(i) }, body: JSON.stringify({ username: user.username, password: `wrong ${i}` }), signal: AbortSignal.timeout(BOUND_MS) }),
+      (i) =>
+        fetch(`${base}/api-token-auth/`, {
+          method: 'POST',
+          headers: { ...json, ...guesser(i) },
+          body: JSON.stringify({ username: user.username, password: `wrong ${i}` }),
+          signal: AbortSignal.timeout(BOUND_MS),
+        }),
     ],
-    ['failed-basic', (i) => fetch(`${base}/users/`, { headers: { ...guesser(i), Authorization: basicHeader(user.username, `wrong ${i}`) }, signal: AbortSignal.timeout(BOUND_MS) })],
+    [
+      'failed-basic',
+      (i) =>
+        fetch(`${base}/users/`, {
+          headers: { ...guesser(i), Authorization: basicHeader(user.username, `wrong ${i}`) },
+          signal: AbortSignal.timeout(BOUND_MS),
+        }),
+    ],
   ];
   function create(headers: Record<string, string>, code: string): Promise<Response> {
-    return fetch(`${base}/snippets/`, { method: 'POST', headers, body: JSON.stringify({ code }), signal: AbortSignal.timeout(BOUND_MS) });
+    return fetch(`${base}/snippets/`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ code }),
+      signal: AbortSignal.timeout(BOUND_MS),
+    });
   }
   const outcome: MixedOutcome = { statuses: {}, failures: [], created: [] };
   await Promise.all(

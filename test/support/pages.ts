@@ -34,7 +34,11 @@ export async function loginThroughForm(base: string, username: string, password:
 }
 
 /** As a browser page would: reads the list page with the session (its user name and CSRF token), then creates a snippet. */
-export async function createWithSession(base: string, cookie: string, code: string): Promise<{ pageUser?: string; created: Response }> {
+export async function createWithSession(
+  base: string,
+  cookie: string,
+  code: string,
+): Promise<{ pageUser?: string; created: Response }> {
   const html = await (await fetch(`${base}/snippets/`, { headers: { Cookie: cookie, Accept: 'text/html' } })).text();
   const pageUser = /<span class="user">([^<]*)<\/span>/.exec(html)?.[1];
   const created = await fetch(`${base}/snippets/`, {

@@ -104,7 +104,9 @@ export function written(s: ServiceProcess, text: string): Promise<void> {
     // After the output's own listeners (added first), so output() holds the chunk.
     s.child.stdout?.on('data', check);
     s.child.stderr?.on('data', check);
-    void s.exited.then(() => check() || reject(new Error(`the service exited without writing ${JSON.stringify(text)}`)));
+    void s.exited.then(
+      () => check() || reject(new Error(`the service exited without writing ${JSON.stringify(text)}`)),
+    );
   });
 }
 

@@ -52,7 +52,11 @@ export function connect(base: string): Promise<RawConnection> {
  * Starts a POST of a snippet whose body is held back after its headers: the service answers `100 Continue` once it has
  * the request, so it is in flight from then until `finish()` sends the body.
  */
-export async function heldCreate(base: string, authorization: string, code: string): Promise<{ conn: RawConnection; finish: () => void }> {
+export async function heldCreate(
+  base: string,
+  authorization: string,
+  code: string,
+): Promise<{ conn: RawConnection; finish: () => void }> {
   const conn = await connect(base);
   const body = JSON.stringify({ code, language: 'plaintext' });
   conn.socket.write(
@@ -95,6 +99,8 @@ export async function refusedOn(port: number): Promise<void> {
 /** `promise`, or a rejection naming `what` after `ms`: a detector of hangs, sized to be generous, never a measure. */
 export function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout;
-  const hang = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`hung: ${what} (more than ${ms} ms)`)), ms)));
+  const hang = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`hung: ${what} (more than ${ms} ms)`)), ms)),
+  );
   return Promise.race([promise, hang]).finally(() => clearTimeout(timer));
 }

@@ -28,7 +28,12 @@ export function missing(...binaries: string[]): string | undefined {
 }
 
 /** Resolves once `ready()` holds; a bound for a start (or stop) that hangs, not a measure. */
-async function until(what: string, ready: () => Promise<boolean>, child: ChildProcess, log: () => string): Promise<void> {
+async function until(
+  what: string,
+  ready: () => Promise<boolean>,
+  child: ChildProcess,
+  log: () => string,
+): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (!(await ready())) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${what} did not start: ${log()}`);
@@ -80,8 +85,17 @@ async function ownServer({ bin, args, url, port, dir, ready }: Spec): Promise<Ow
       if (!pid) return;
       process.kill(pid, 'SIGSTOP');
       // kill() only queues the signal; a busy thread stops a moment later. Linux says when: state T in /proc.
-      const stopped = () => !existsSync(`/proc/${pid}/task`) || readdirSync(`/proc/${pid}/task`).every((t) => /^\d+ \(.*\) T /.test(readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8')));
-      await until(`${bin} stopping`, async () => stopped(), child!, () => output);
+      const stopped = () =>
+        !existsSync(`/proc/${pid}/task`) ||
+        readdirSync(`/proc/${pid}/task`).every((t) =>
+          /^\d+ \(.*\) T /.test(readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8')),
+        );
+      await until(
+        `${bin} stopping`,
+        async () => stopped(),
+        child!,
+        () => output,
+      );
     },
     resume: () => void child?.kill('SIGCONT'),
     stop,
@@ -100,7 +114,14 @@ export async function startRedis(): Promise<OwnServer> {
   const port = await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), 'snippets-redis-'));
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
-  return ownServer({ bin: 'redis-server', args, url: `redis://127.0.0.1:${port}/0`, port, dir, ready: () => accepts(port) });
+  return ownServer({
+    bin: 'redis-server',
+    args,
+    url: `redis://127.0.0.1:${port}/0`,
+    port,
+    dir,
+    ready: () => accepts(port),
+  });
 }
 
 /** mariadbd on a free port with a fresh data directory, no grant tables (any user gets in), database `snippets`. */
@@ -110,7 +131,11 @@ export async function startMariadb(): Promise<OwnServer> {
   const data = path.join(dir, 'data');
   // mariadbd refuses to run as root unless told to.
   const asRoot = process.getuid?.() === 0 ? ['--user=root'] : [];
-  const install = spawnSync('mariadb-install-db', ['--no-defaults', `--datadir=${data}`, '--skip-test-db', '--auth-root-authentication-method=normal', ...asRoot], { encoding: 'utf8' });
+  const install = spawnSync(
+    'mariadb-install-db',
+    ['--no-defaults', `--datadir=${data}`, '--skip-test-db', '--auth-root-authentication-method=normal', ...asRoot],
+    { encoding: 'utf8' },
+  );
   if (install.status !== 0) throw new Error(`mariadb-install-db: ${install.stderr}`);
   const args = [
     '--no-defaults',
@@ -125,7 +150,19 @@ export async function startMariadb(): Promise<OwnServer> {
     `--init-file=${path.join(dir, 'init.sql')}`,
     ...asRoot,
   ];
-  writeFileSync(path.join(dir, 'init.sql'), 'CREATE DATABASE IF NOT EXISTS snippets CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;\n');
-  const answers = async () => spawnSync('mariadb-admin', ['--no-defaults', '-h127.0.0.1', `-P${port}`, '-uroot', '--connect-timeout=2', 'ping']).status === 0;
-  return ownServer({ bin: 'mariadbd', args, url: `mysql://root@127.0.0.1:${port}/snippets`, port, dir, ready: answers });
+  writeFileSync(
+    path.join(dir, 'init.sql'),
+    'CREATE DATABASE IF NOT EXISTS snippets CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;\n',
+  );
+  const answers = async () =>
+    spawnSync('mariadb-admin', ['--no-defaults', '-h127.0.0.1', `-P${port}`, '-uroot', '--connect-timeout=2', 'ping'])
+      .status === 0;
+  return ownServer({
+    bin: 'mariadbd',
+    args,
+    url: `mysql://root@127.0.0.1:${port}/snippets`,
+    port,
+    dir,
+    ready: answers,
+  });
 }

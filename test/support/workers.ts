@@ -66,7 +66,9 @@ export async function createWorkerDatabase(): Promise<void> {
   url.pathname = '/';
   const connection = await createConnection(url.toString());
   try {
-    await connection.query(`CREATE DATABASE IF NOT EXISTS \`${name.replace(/`/g, '``')}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+    await connection.query(
+      `CREATE DATABASE IF NOT EXISTS \`${name.replace(/`/g, '``')}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`,
+    );
   } finally {
     await connection.end();
   }

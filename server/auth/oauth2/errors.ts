@@ -10,7 +10,11 @@ const STATUS: Record<string, number> = { invalid_client: 401 };
 export function tokenError(res: Response, error: string, description?: string): void {
   const status = STATUS[error] ?? 400;
   res.status(status).set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
-  if (status === 401) res.set('WWW-Authenticate', /^\s*basic\b/i.test(res.req.headers.authorization ?? '') ? 'Basic realm="oauth2"' : `Bearer error="${error}"`);
+  if (status === 401)
+    res.set(
+      'WWW-Authenticate',
+      /^\s*basic\b/i.test(res.req.headers.authorization ?? '') ? 'Basic realm="oauth2"' : `Bearer error="${error}"`,
+    );
   res.json(description ? { error, error_description: description } : { error });
 }
 
@@ -19,6 +23,7 @@ export const tokenErrorHandler: ErrorRequestHandler = (err, _req, res, next) => 
   if (res.headersSent) return next(err);
   const code = typeof err?.code === 'string' && /^[a-z_]+$/.test(err.code) ? err.code : undefined;
   if (code && err.name === 'TokenError') return tokenError(res, code, err.message);
-  if (typeof err?.status === 'number' && err.status < 500) return tokenError(res, 'invalid_request', 'The request body could not be read.');
+  if (typeof err?.status === 'number' && err.status < 500)
+    return tokenError(res, 'invalid_request', 'The request body could not be read.');
   next(err);
 };

@@ -27,12 +27,30 @@ export function oauth2Routes(urls: Urls, runtime: Runtime, throttle: Throttle): 
     }
     // The RFC's error fields for OAuth clients, and the service's throttle fields (spec) for everyone else.
     const detail = throttledDetail(wait);
-    res.set('Retry-After', String(wait)).status(429).json({ error: 'slow_down', error_description: detail, detail, wait });
+    res
+      .set('Retry-After', String(wait))
+      .status(429)
+      .json({ error: 'slow_down', error_description: detail, detail, wait });
   };
-  router.post(TOKEN_PATHS, ...body, authenticateOAuthClient(runtime.store), throttlePasswordGrant, server.token(), tokenErrorHandler);
+  router.post(
+    TOKEN_PATHS,
+    ...body,
+    authenticateOAuthClient(runtime.store),
+    throttlePasswordGrant,
+    server.token(),
+    tokenErrorHandler,
+  );
   // OPTIONS, as its Allow header promises, answers as the other endpoints do.
   router.options(TOKEN_PATHS, (_req, res) => {
-    res.status(200).set('Allow', 'POST, OPTIONS').json({ name: 'OAuth 2.0 token endpoint', description: '', renders: ['application/json'], parses: ['application/x-www-form-urlencoded', 'application/json'] });
+    res
+      .status(200)
+      .set('Allow', 'POST, OPTIONS')
+      .json({
+        name: 'OAuth 2.0 token endpoint',
+        description: '',
+        renders: ['application/json'],
+        parses: ['application/x-www-form-urlencoded', 'application/json'],
+      });
   });
   router.all(TOKEN_PATHS, (req, res) => {
     res.locals.format = 'json'; // the token endpoint answers JSON only

@@ -10,12 +10,17 @@ document.addEventListener('DOMContentLoaded', function () {
     filter.addEventListener('input', function () {
       var needle = filter.value.trim().toLowerCase();
       Array.prototype.forEach.call(select.options, function (option) {
-        var match = !needle || option.value.toLowerCase().indexOf(needle) !== -1 || option.text.toLowerCase().indexOf(needle) !== -1;
+        var match =
+          !needle ||
+          option.value.toLowerCase().indexOf(needle) !== -1 ||
+          option.text.toLowerCase().indexOf(needle) !== -1;
         option.hidden = !match;
       });
       var current = select.options[select.selectedIndex];
       if (current && current.hidden) {
-        var first = Array.prototype.find.call(select.options, function (o) { return !o.hidden; });
+        var first = Array.prototype.find.call(select.options, function (o) {
+          return !o.hidden;
+        });
         if (first) select.value = first.value;
       }
     });
@@ -45,7 +50,8 @@ document.addEventListener('DOMContentLoaded', function () {
         body: method === 'DELETE' ? undefined : data,
       }).then(function (response) {
         if (response.ok) {
-          if (method === 'DELETE') window.location.assign(document.querySelector('.breadcrumbs a:nth-of-type(2)').getAttribute('href'));
+          if (method === 'DELETE')
+            window.location.assign(document.querySelector('.breadcrumbs a:nth-of-type(2)').getAttribute('href'));
           else window.location.reload();
           return;
         }

@@ -55,13 +55,22 @@ describe('snippets CLI', function () {
 
   before(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'snippets-cli-'));
-    env = { ...process.env, DATABASE_URL: `sqlite:${path.join(dir, 'db.sqlite3')}`, SECRET_KEY: 'x'.repeat(40), PASSWORD_ITERATIONS: '1000', SNIPPETS_PASSWORD: '' };
+    env = {
+      ...process.env,
+      DATABASE_URL: `sqlite:${path.join(dir, 'db.sqlite3')}`,
+      SECRET_KEY: 'x'.repeat(40),
+      PASSWORD_ITERATIONS: '1000',
+      SNIPPETS_PASSWORD: '',
+    };
     delete env.SNIPPETS_PASSWORD;
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('migrate applies the migrations, then has nothing to apply', async () => {
-    expect(await cli('migrate')).to.include({ code: 0 }).and.have.property('stdout').that.match(/Applied: 0001/);
+    expect(await cli('migrate'))
+      .to.include({ code: 0 })
+      .and.have.property('stdout')
+      .that.match(/Applied: 0001/);
     expect((await cli('migrate')).stdout).to.match(/No migrations to apply/);
   });
 
@@ -85,8 +94,7 @@ describe('snippets CLI', function () {
     expect(res.stderr.trim()).to.equal('User "nobody" does not exist.');
   });
 
-
-  it('createtoken prints the user\'s key, the same on a second run; an unknown user exits 1', async () => {
+  it("createtoken prints the user's key, the same on a second run; an unknown user exits 1", async () => {
     const first = await cli('createtoken', 'carol');
     expect(first.code).to.equal(0);
     expect(first.stdout.trim()).to.match(/^[0-9a-f]{40}$/);
@@ -98,8 +106,15 @@ describe('snippets CLI', function () {
     expect(unknown.stderr.trim()).to.equal('User "nobody" does not exist.');
   });
 
-  it('createclient prints client_id and client_secret and stores only the secret\'s digest', async () => {
-    const res = await cli('createclient', 'web', '--client-id', 'web-client', '--client-secret', 'a-long-client-secret');
+  it("createclient prints client_id and client_secret and stores only the secret's digest", async () => {
+    const res = await cli(
+      'createclient',
+      'web',
+      '--client-id',
+      'web-client',
+      '--client-secret',
+      'a-long-client-secret',
+    );
     expect(res.code).to.equal(0);
     expect(res.stdout).to.equal('client_id=web-client\nclient_secret=a-long-client-secret\n');
     const [row] = await sql(path.join(dir, 'db.sqlite3'), "SELECT * FROM oauth_clients WHERE client_id = 'web-client'");
@@ -114,11 +129,18 @@ describe('snippets CLI', function () {
   it('revoketoken deletes the API key (createtoken then makes another); --oauth2 deletes the OAuth 2.0 pairs too', async () => {
     const file = path.join(dir, 'db.sqlite3');
     const before = (await cli('createtoken', 'carol')).stdout;
-    await sql(file, "INSERT INTO oauth_tokens (access_digest, refresh_digest, user_id, client_id, scope, expires) SELECT 'a', 'r', u.id, c.id, 'read write', '2099-01-01' FROM users u, oauth_clients c WHERE u.username = 'carol' AND c.client_id = 'web-client'");
+    await sql(
+      file,
+      "INSERT INTO oauth_tokens (access_digest, refresh_digest, user_id, client_id, scope, expires) SELECT 'a', 'r', u.id, c.id, 'read write', '2099-01-01' FROM users u, oauth_clients c WHERE u.username = 'carol' AND c.client_id = 'web-client'",
+    );
     expect(await cli('revoketoken', 'carol')).to.include({ code: 0, stdout: 'Revoked the API token of carol.\n' });
-    expect(await sql(file, "SELECT * FROM tokens t JOIN users u ON u.id = t.user_id WHERE u.username = 'carol'")).to.have.length(0);
+    expect(
+      await sql(file, "SELECT * FROM tokens t JOIN users u ON u.id = t.user_id WHERE u.username = 'carol'"),
+    ).to.have.length(0);
     expect(await sql(file, 'SELECT * FROM oauth_tokens')).to.have.length(1);
-    expect((await cli('revoketoken', 'carol', '--oauth2')).stdout).to.equal('carol had no API token.\nRevoked 1 OAuth 2.0 token pair of carol.\n');
+    expect((await cli('revoketoken', 'carol', '--oauth2')).stdout).to.equal(
+      'carol had no API token.\nRevoked 1 OAuth 2.0 token pair of carol.\n',
+    );
     expect(await sql(file, 'SELECT * FROM oauth_tokens')).to.have.length(0);
     expect((await cli('createtoken', 'carol')).stdout).not.to.equal(before);
     expect(await cli('revoketoken', 'nobody')).to.include({ code: 1, stderr: 'User "nobody" does not exist.\n' });
@@ -131,9 +153,15 @@ describe('snippets CLI', function () {
     expect(listed.stdout).to.match(/^web-client\tweb\n/);
     expect(listed.stdout).to.include('doomed-client\tdoomed\n');
     expect(listed.stdout).not.to.include('secret');
-    expect(await cli('deleteclient', 'doomed-client')).to.include({ code: 0, stdout: 'Deleted client doomed-client.\n' });
+    expect(await cli('deleteclient', 'doomed-client')).to.include({
+      code: 0,
+      stdout: 'Deleted client doomed-client.\n',
+    });
     expect((await cli('listclients')).stdout).not.to.include('doomed');
-    expect(await cli('deleteclient', 'doomed-client')).to.include({ code: 1, stderr: 'Client "doomed-client" does not exist.\n' });
+    expect(await cli('deleteclient', 'doomed-client')).to.include({
+      code: 1,
+      stderr: 'Client "doomed-client" does not exist.\n',
+    });
   });
 
   it('deactivateuser and activateuser set the flag; an unknown user exits 1', async () => {
@@ -149,22 +177,43 @@ describe('snippets CLI', function () {
     const file = path.join(dir, 'db.sqlite3');
     expect((await cli('createuser', 'gina', '--password', 'pw')).code).to.equal(0);
     await cli('createtoken', 'gina');
-    await sql(file, "INSERT INTO snippets (created, title, code, linenos, language, style, highlighted, owner_id) SELECT '2026-01-01', 't', 'x', 0, 'python', 'friendly', '', id FROM users WHERE username = 'gina'");
+    await sql(
+      file,
+      "INSERT INTO snippets (created, title, code, linenos, language, style, highlighted, owner_id) SELECT '2026-01-01', 't', 'x', 0, 'python', 'friendly', '', id FROM users WHERE username = 'gina'",
+    );
     const others = (await sql(file, 'SELECT COUNT(*) AS n FROM snippets'))[0]!.n as number;
-    expectMisuse(await cli('deleteuser', 'gina'), 'snippets deleteuser: not on a terminal, so nothing can be confirmed: add --yes', /^usage: snippets deleteuser USERNAME \[--yes\] /);
+    expectMisuse(
+      await cli('deleteuser', 'gina'),
+      'snippets deleteuser: not on a terminal, so nothing can be confirmed: add --yes',
+      /^usage: snippets deleteuser USERNAME \[--yes\] /,
+    );
     expect(await sql(file, "SELECT id FROM users WHERE username = 'gina'")).to.have.length(1);
-    expect(await cli('deleteuser', 'gina', '--yes')).to.include({ code: 0, stdout: 'Deleted user gina and 1 snippet.\n' });
+    expect(await cli('deleteuser', 'gina', '--yes')).to.include({
+      code: 0,
+      stdout: 'Deleted user gina and 1 snippet.\n',
+    });
     expect(await sql(file, "SELECT id FROM users WHERE username = 'gina'")).to.have.length(0);
     expect((await sql(file, 'SELECT COUNT(*) AS n FROM snippets'))[0]!.n).to.equal(others - 1);
-    expect(await sql(file, 'SELECT * FROM tokens t LEFT JOIN users u ON u.id = t.user_id WHERE u.id IS NULL')).to.have.length(0);
+    expect(
+      await sql(file, 'SELECT * FROM tokens t LEFT JOIN users u ON u.id = t.user_id WHERE u.id IS NULL'),
+    ).to.have.length(0);
     expect(await cli('deleteuser', 'gina', '--yes')).to.include({ code: 1, stderr: 'User "gina" does not exist.\n' });
   });
 
   it('rehighlight re-renders every stored snippet in batches, with a progress bar and a summary', async () => {
     const file = path.join(dir, 'db.sqlite3');
-    await sql(file, "INSERT INTO snippets (created, title, code, linenos, language, style, highlighted, owner_id) SELECT '2026-01-01', 't', 'x = 1', 0, 'python', 'friendly', 'stale', id FROM users LIMIT 1");
-    await sql(file, "INSERT INTO snippets (created, title, code, linenos, language, style, highlighted, owner_id) SELECT created, title, code, linenos, language, style, highlighted, owner_id FROM snippets");
-    await sql(file, "INSERT INTO snippets (created, title, code, linenos, language, style, highlighted, owner_id) SELECT created, title, code, linenos, language, style, highlighted, owner_id FROM snippets");
+    await sql(
+      file,
+      "INSERT INTO snippets (created, title, code, linenos, language, style, highlighted, owner_id) SELECT '2026-01-01', 't', 'x = 1', 0, 'python', 'friendly', 'stale', id FROM users LIMIT 1",
+    );
+    await sql(
+      file,
+      'INSERT INTO snippets (created, title, code, linenos, language, style, highlighted, owner_id) SELECT created, title, code, linenos, language, style, highlighted, owner_id FROM snippets',
+    );
+    await sql(
+      file,
+      'INSERT INTO snippets (created, title, code, linenos, language, style, highlighted, owner_id) SELECT created, title, code, linenos, language, style, highlighted, owner_id FROM snippets',
+    );
     const res = await cli('rehighlight', '--batch-size', '3');
     expect(res.code).to.equal(0);
     expect(res.stdout).to.match(/Re-rendered 4 snippets\./);
@@ -185,7 +234,10 @@ describe('snippets CLI', function () {
     }
 
     it('needs no valid configuration, and creates nothing', async () => {
-      const res = await cliIn({ PORT: 'eighty', DATABASE_URL: `sqlite:${path.join(dir, 'help', 'db.sqlite3')}` }, '--help');
+      const res = await cliIn(
+        { PORT: 'eighty', DATABASE_URL: `sqlite:${path.join(dir, 'help', 'db.sqlite3')}` },
+        '--help',
+      );
       expect(res.code).to.equal(0);
       expect(existsSync(path.join(dir, 'help'))).to.equal(false);
     });
@@ -212,7 +264,8 @@ describe('snippets CLI', function () {
 
   describe('misuse: exit 2, one error line and the usage', () => {
     const TOOL_USAGE = /^usage: snippets <command> \[options\] \(snippets --help lists the commands\)$/;
-    const CREATEUSER = /^usage: snippets createuser USERNAME \[--email E\] \[--password P\] \(snippets createuser --help for more\)$/;
+    const CREATEUSER =
+      /^usage: snippets createuser USERNAME \[--email E\] \[--password P\] \(snippets createuser --help for more\)$/;
 
     it('no command', async () => {
       expectMisuse(await cli(), 'snippets: no command given', TOOL_USAGE);
@@ -227,7 +280,11 @@ describe('snippets CLI', function () {
     });
 
     it('an unknown option', async () => {
-      expectMisuse(await cli('createuser', 'erin', '--admin', '--password', 'pw'), 'snippets createuser: unknown option --admin', CREATEUSER);
+      expectMisuse(
+        await cli('createuser', 'erin', '--admin', '--password', 'pw'),
+        'snippets createuser: unknown option --admin',
+        CREATEUSER,
+      );
     });
 
     it('a missing argument', async () => {
@@ -235,38 +292,68 @@ describe('snippets CLI', function () {
     });
 
     it('an extra argument', async () => {
-      expectMisuse(await cli('createuser', 'erin', 'frank', '--password', 'pw'), 'snippets createuser: unexpected argument "frank"', CREATEUSER);
+      expectMisuse(
+        await cli('createuser', 'erin', 'frank', '--password', 'pw'),
+        'snippets createuser: unexpected argument "frank"',
+        CREATEUSER,
+      );
     });
 
     it('an option without its value', async () => {
-      expectMisuse(await cli('createuser', 'erin', '--password'), 'snippets createuser: --password needs a value', CREATEUSER);
+      expectMisuse(
+        await cli('createuser', 'erin', '--password'),
+        'snippets createuser: --password needs a value',
+        CREATEUSER,
+      );
     });
 
     it('a value given to a flag', async () => {
-      expectMisuse(await cli('deleteuser', 'carol', '--yes=no'), 'snippets deleteuser: --yes takes no value', /^usage: snippets deleteuser USERNAME \[--yes\] /);
+      expectMisuse(
+        await cli('deleteuser', 'carol', '--yes=no'),
+        'snippets deleteuser: --yes takes no value',
+        /^usage: snippets deleteuser USERNAME \[--yes\] /,
+      );
     });
 
     it('a missing required option', async () => {
-      expectMisuse(await cli('createoauth1token', 'carol'), 'snippets createoauth1token: missing --consumer KEY', /^usage: snippets createoauth1token USERNAME --consumer KEY /);
+      expectMisuse(
+        await cli('createoauth1token', 'carol'),
+        'snippets createoauth1token: missing --consumer KEY',
+        /^usage: snippets createoauth1token USERNAME --consumer KEY /,
+      );
     });
 
     it('createuser --email that is not an e-mail address creates no user', async () => {
-      expectMisuse(await cli('createuser', 'erin', '--email', 'notanemail', '--password', 'pw'), 'snippets createuser: --email: "notanemail" is not a valid e-mail address', CREATEUSER);
+      expectMisuse(
+        await cli('createuser', 'erin', '--email', 'notanemail', '--password', 'pw'),
+        'snippets createuser: --email: "notanemail" is not a valid e-mail address',
+        CREATEUSER,
+      );
       expect((await cli('createtoken', 'erin')).code).to.equal(1);
     });
 
     it('createuser --email with a valid address creates the user', async () => {
-      expect(await cli('createuser', 'erin', '--email', 'erin@example.com', '--password', 'pw')).to.include({ code: 0 });
+      expect(await cli('createuser', 'erin', '--email', 'erin@example.com', '--password', 'pw')).to.include({
+        code: 0,
+      });
       const rows = await sql(path.join(dir, 'db.sqlite3'), "SELECT email FROM users WHERE username = 'erin'");
       expect(rows).to.deep.equal([{ email: 'erin@example.com' }]);
     });
 
     it('createuser with an invalid username', async () => {
-      expectMisuse(await cli('createuser', 'bad name', '--password', 'pw'), 'snippets createuser: enter a valid username: up to 150 letters, digits and @/./+/-/_ only', CREATEUSER);
+      expectMisuse(
+        await cli('createuser', 'bad name', '--password', 'pw'),
+        'snippets createuser: enter a valid username: up to 150 letters, digits and @/./+/-/_ only',
+        CREATEUSER,
+      );
     });
 
     it('rehighlight --batch-size 0', async () => {
-      expectMisuse(await cli('rehighlight', '--batch-size', '0'), 'snippets rehighlight: --batch-size must be a positive integer', /^usage: snippets rehighlight /);
+      expectMisuse(
+        await cli('rehighlight', '--batch-size', '0'),
+        'snippets rehighlight: --batch-size must be a positive integer',
+        /^usage: snippets rehighlight /,
+      );
     });
   });
 
@@ -281,7 +368,9 @@ describe('snippets CLI', function () {
       const missing = path.join(dir, 'no', 'such');
       const res = await cliIn({ DATABASE_URL: `sqlite:${path.join(missing, 'db.sqlite3')}` }, 'migrate');
       expect(res).to.include({ code: 1, stdout: '' });
-      expect(res.stderr).to.equal(`config: DATABASE_URL: the directory ${missing} does not exist (create it, or choose another path)\n`);
+      expect(res.stderr).to.equal(
+        `config: DATABASE_URL: the directory ${missing} does not exist (create it, or choose another path)\n`,
+      );
       expect(existsSync(path.join(dir, 'no'))).to.equal(false);
     });
   });
@@ -295,7 +384,10 @@ describe('snippets CLI', function () {
     });
 
     it('creates a user and a token in the database file, read back by an in-process run', async () => {
-      expect(await cliProcess(env, 'createuser', 'hana', '--password', 'pw')).to.include({ code: 0, stdout: 'Created user hana.\n' });
+      expect(await cliProcess(env, 'createuser', 'hana', '--password', 'pw')).to.include({
+        code: 0,
+        stdout: 'Created user hana.\n',
+      });
       const token = await cliProcess(env, 'createtoken', 'hana');
       expect(token.stdout).to.match(/^[0-9a-f]{40}\n$/);
       expect((await cli('createtoken', 'hana')).stdout).to.equal(token.stdout);

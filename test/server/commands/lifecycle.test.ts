@@ -6,7 +6,8 @@ import { csrfFrom, loginThroughForm } from '../../support/pages';
 import { runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../../support/process';
 
 /** `key=value` lines as the CLI prints credentials. */
-const lines = (out: string) => Object.fromEntries(out.split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+const lines = (out: string) =>
+  Object.fromEntries(out.split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
 
 describe('deactivateuser and activateuser, over HTTP', function () {
   this.timeout(600_000);
@@ -26,12 +27,20 @@ describe('deactivateuser and activateuser, over HTTP', function () {
       fetch(`${base}/oauth2/access_token/`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'password', username, password: 'alice-password', client_id: 'app-client', client_secret: 'app-client-secret' }),
+        body: new URLSearchParams({
+          grant_type: 'password',
+          username,
+          password: 'alice-password',
+          client_id: 'app-client',
+          client_secret: 'app-client-secret',
+        }),
       });
     const { access_token: bearer } = (await (await grant('alice')).json()) as { access_token: string };
     const session = await loginThroughForm(base, 'alice', 'alice-password');
     // The session's CSRF token, read while the user can write (a page shows no form to an anonymous requester).
-    const csrf = csrfFrom(await (await fetch(`${base}/snippets/`, { headers: { Cookie: session, Accept: 'text/html' } })).text());
+    const csrf = csrfFrom(
+      await (await fetch(`${base}/snippets/`, { headers: { Cookie: session, Accept: 'text/html' } })).text(),
+    );
     const signer = new OAuth({
       consumer: { key: consumer.consumer_key!, secret: consumer.consumer_secret! },
       signature_method: 'HMAC-SHA1',
@@ -40,15 +49,30 @@ describe('deactivateuser and activateuser, over HTTP', function () {
     });
 
     const create = (headers: Record<string, string>) =>
-      fetch(`${base}/snippets/`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: '{"code":"x"}' });
+      fetch(`${base}/snippets/`, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: '{"code":"x"}',
+      });
     const schemes = {
       basic: () => create({ Authorization: `Basic ${Buffer.from('alice:alice-password').toString('base64')}` }),
       token: () => create({ Authorization: `Token ${token}` }),
       oauth2: () => create({ Authorization: `Bearer ${bearer}` }),
-      oauth1: () => create({ Authorization: signer.toHeader(signer.authorize({ method: 'POST', url: `${base}/snippets/` }, { key: oauth1.oauth_token!, secret: oauth1.oauth_token_secret! })).Authorization }),
+      oauth1: () =>
+        create({
+          Authorization: signer.toHeader(
+            signer.authorize(
+              { method: 'POST', url: `${base}/snippets/` },
+              { key: oauth1.oauth_token!, secret: oauth1.oauth_token_secret! },
+            ),
+          ).Authorization,
+        }),
       session: () => create({ Cookie: session, 'X-CSRFToken': csrf }),
     };
-    const statuses = async () => Object.fromEntries(await Promise.all(Object.entries(schemes).map(async ([name, send]) => [name, (await send()).status])));
+    const statuses = async () =>
+      Object.fromEntries(
+        await Promise.all(Object.entries(schemes).map(async ([name, send]) => [name, (await send()).status])),
+      );
 
     expect(await statuses()).to.deep.equal({ basic: 201, token: 201, oauth2: 201, oauth1: 201, session: 201 });
 
@@ -59,7 +83,11 @@ describe('deactivateuser and activateuser, over HTTP', function () {
     expect(await refused.json()).to.deep.equal({ detail: 'Invalid token.' });
     // Nor can the password get a new token of either kind.
     expect((await grant('alice')).status).to.equal(400);
-    const tokenAuth = await fetch(`${base}/api-token-auth/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"username":"alice","password":"alice-password"}' });
+    const tokenAuth = await fetch(`${base}/api-token-auth/`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"username":"alice","password":"alice-password"}',
+    });
     expect(tokenAuth.status).to.equal(400);
 
     expect(await runCli(env, 'activateuser', 'alice')).to.equal('Activated user alice.');

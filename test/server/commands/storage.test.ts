@@ -9,7 +9,10 @@ import { testRuntime } from '../../support/runtime';
 
 async function usage(limit?: string): Promise<string[]> {
   const lines: string[] = [];
-  const code = await storageUsage.run({ args: [], options: limit === undefined ? {} : { limit } }, { runtime: testRuntime(), out: (line) => lines.push(line) });
+  const code = await storageUsage.run(
+    { args: [], options: limit === undefined ? {} : { limit } },
+    { runtime: testRuntime(), out: (line) => lines.push(line) },
+  );
   expect(code).to.equal(0);
   return lines;
 }
@@ -18,15 +21,25 @@ describe('snippets usage', () => {
   beforeEach(async () => {
     await resetDatabase();
     for (const user of ['alice', 'bob', 'carol']) await makeUser(user);
-    const save = (user: string, code: string) => api().post('/snippets/').set('Authorization', basic(user)).send({ code }).expect(201);
+    const save = (user: string, code: string) =>
+      api().post('/snippets/').set('Authorization', basic(user)).send({ code }).expect(201);
     const { id } = (await save('alice', 'a'.repeat(100))).body as { id: number };
-    await api().put(`/snippets/${id}/`).set('Authorization', basic('alice')).send({ code: 'b'.repeat(50) }).expect(200);
+    await api()
+      .put(`/snippets/${id}/`)
+      .set('Authorization', basic('alice'))
+      .send({ code: 'b'.repeat(50) })
+      .expect(200);
     await save('alice', 'é');
     await save('bob', 'c'.repeat(500));
   });
 
   it('lists username, snippets, revisions and bytes, tab-separated, the biggest first', async () => {
-    expect(await usage()).to.deep.equal(['username\tsnippets\trevisions\tbytes', 'bob\t1\t1\t500', 'alice\t2\t3\t152', 'carol\t0\t0\t0']);
+    expect(await usage()).to.deep.equal([
+      'username\tsnippets\trevisions\tbytes',
+      'bob\t1\t1\t500',
+      'alice\t2\t3\t152',
+      'carol\t0\t0\t0',
+    ]);
   });
 
   it('--limit N lists the N biggest', async () => {

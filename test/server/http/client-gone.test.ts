@@ -44,7 +44,9 @@ describe('clientGoneSignal', () => {
     const { server, port } = await serve(true, (signal, closed) => (result = { signal, closed }));
     try {
       await new Promise<void>((resolve, reject) => {
-        http.get({ port, host: '127.0.0.1', path: '/', agent: false }, (res) => res.resume().on('end', resolve)).on('error', reject);
+        http
+          .get({ port, host: '127.0.0.1', path: '/', agent: false }, (res) => res.resume().on('end', resolve))
+          .on('error', reject);
       });
       await result!.closed;
       expect(result!.signal.aborted).to.equal(false);

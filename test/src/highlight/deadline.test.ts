@@ -23,9 +23,17 @@ describe('highlighting deadline', function () {
 
   it('renders the escaped, unhighlighted document past the deadline, long before the grammar would finish', async () => {
     const highlighter = new Highlighter({ timeoutMs: 200 });
-    const html = await highlighter.render({ code: SLOWEST_JAVA, language: 'java', style: 'friendly', title: 't', linenos: true });
+    const html = await highlighter.render({
+      code: SLOWEST_JAVA,
+      language: 'java',
+      style: 'friendly',
+      title: 't',
+      linenos: true,
+    });
     // Had the grammar run to its end (about 45 s), the keyword would be a span: no clock is needed to tell.
-    expect(html).to.include('<table class="highlighttable">').and.include(`int ${'a'.repeat(50)}`);
+    expect(html)
+      .to.include('<table class="highlighttable">')
+      .and.include(`int ${'a'.repeat(50)}`);
     expect(html).not.to.include('<span class="hljs-');
     expect(html.trimEnd()).to.match(/<\/html>$/);
     await highlighter.close();
@@ -35,14 +43,24 @@ describe('highlighting deadline', function () {
     await resetDatabase();
     await makeUser('alice');
     // Warm the app and the worker pool, and serialise the bodies, before measuring: the histogram is for the server.
-    await api().post('/snippets/').set('Authorization', basic('alice')).send({ code: 'x = 1', language: 'python' }).expect(201);
-    const bodies = [...SLOW, ['java', SLOWEST_JAVA] as const].map(([language, code]) => [language, JSON.stringify({ code, language, linenos: true })] as const);
+    await api()
+      .post('/snippets/')
+      .set('Authorization', basic('alice'))
+      .send({ code: 'x = 1', language: 'python' })
+      .expect(201);
+    const bodies = [...SLOW, ['java', SLOWEST_JAVA] as const].map(
+      ([language, code]) => [language, JSON.stringify({ code, language, linenos: true })] as const,
+    );
     // Order, not time: the slowest Java input renders until the deadline, so if a grammar ran on the event loop no
     // other request could be answered before it. (How long the loop stalls is for npm run bench:highlight.)
     const order: string[] = [];
     const posts = Promise.all(
       bodies.map(async ([language, body], i) => {
-        const res = await api().post('/snippets/').set('Authorization', basic('alice')).set('Content-Type', 'application/json').send(body);
+        const res = await api()
+          .post('/snippets/')
+          .set('Authorization', basic('alice'))
+          .set('Content-Type', 'application/json')
+          .send(body);
         order.push(i === bodies.length - 1 ? 'slowest' : 'post');
         return { language, status: res.status, id: res.body.id as number };
       }),

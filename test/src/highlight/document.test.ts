@@ -20,7 +20,10 @@ describe('the highlighted document', () => {
   it('is a complete HTML document with UTF-8, a title, and the style CSS inline', async () => {
     const html = await testRuntime().highlighter.render({ ...input, title: 'T' });
     expect(html).to.match(/^<!DOCTYPE html>\n<html>/);
-    expect(html).to.include('<meta charset="utf-8">').and.include('<title>T</title>').and.include('<style type="text/css">');
+    expect(html)
+      .to.include('<meta charset="utf-8">')
+      .and.include('<title>T</title>')
+      .and.include('<style type="text/css">');
     expect(html).to.include('.hljs-comment');
     expect(html.trimEnd()).to.match(/<\/html>$/);
   });
@@ -42,9 +45,17 @@ describe('the highlighted document', () => {
   it('escapes a title and code full of <script>, quotes and &', async () => {
     const hostile = '<script>alert("x")</script> & \'quoted\' "double"';
     for (const linenos of [true, false]) {
-      const html = await testRuntime().highlighter.render({ code: hostile, title: hostile, language: 'html', style: 'monokai', linenos });
+      const html = await testRuntime().highlighter.render({
+        code: hostile,
+        title: hostile,
+        language: 'html',
+        style: 'monokai',
+        linenos,
+      });
       expect(html).not.to.include('<script>');
-      expect(html).to.include('<title>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#x27;quoted&#x27; &quot;double&quot;</title>');
+      expect(html).to.include(
+        '<title>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#x27;quoted&#x27; &quot;double&quot;</title>',
+      );
       const plain = renderPlain({ code: hostile, title: hostile, language: 'html', style: 'monokai', linenos });
       expect(plain).not.to.include('<script>');
     }
@@ -58,7 +69,13 @@ describe('the highlighted document', () => {
     ['sql', "SELECT 'a\nb' FROM t;\n-- end\n"],
   ] as const) {
     it(`keeps every ${language} line beside its number, across multi-line strings and comments`, async () => {
-      const html = await testRuntime().highlighter.render({ code, language, style: 'friendly', title: '', linenos: true });
+      const html = await testRuntime().highlighter.render({
+        code,
+        language,
+        style: 'friendly',
+        title: '',
+        linenos: true,
+      });
       const numbers = countMatches(html, /<span class="normal">\d+<\/span>/g);
       const lines = codeLines(html);
       expect(numbers).to.equal(code.split('\n').length - 1);
@@ -77,7 +94,12 @@ describe('the highlighted document', () => {
       expect(new Set(values).size).to.equal(values.length);
     }
     expect(LANGUAGE_CHOICES.map((c) => c.value)).to.include.members(['python', 'py', 'javascript', 'js', 'c', 'sql']);
-    expect(STYLE_CHOICES.map((c) => c.value)).to.include.members(['friendly', 'monokai', 'github', 'base16/solarized-dark']);
+    expect(STYLE_CHOICES.map((c) => c.value)).to.include.members([
+      'friendly',
+      'monokai',
+      'github',
+      'base16/solarized-dark',
+    ]);
   });
 
   it('has CSS for every style', () => {

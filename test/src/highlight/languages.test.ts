@@ -36,7 +36,8 @@ describe('Pygments language names', () => {
     expect(resolveLanguage('shell-session')).to.equal('shell');
     expect(resolveLanguage('python')).to.equal('python');
     expect(resolveLanguage('py')).to.equal('py');
-    for (const { value } of LANGUAGE_CHOICES) expect(hljs.getLanguage(resolveLanguage(value)), value).not.to.equal(undefined);
+    for (const { value } of LANGUAGE_CHOICES)
+      expect(hljs.getLanguage(resolveLanguage(value)), value).not.to.equal(undefined);
   });
 
   for (const [language, code, expected] of [
@@ -46,7 +47,13 @@ describe('Pygments language names', () => {
     ['ksh', 'if [ -n "$x" ]; then echo hi; fi\n', '<span class="hljs-keyword">if</span>'],
   ] as const) {
     it(`renders ${language} with highlight.js classes`, async () => {
-      const html = await testRuntime().highlighter.render({ code, language, style: 'friendly', title: '', linenos: false });
+      const html = await testRuntime().highlighter.render({
+        code,
+        language,
+        style: 'friendly',
+        title: '',
+        linenos: false,
+      });
       expect(html).to.include(expected);
     });
   }
@@ -54,7 +61,11 @@ describe('Pygments language names', () => {
   it('POST /snippets/ accepts a Pygments-only name, stores it as sent and highlights the code', async () => {
     await resetDatabase();
     await makeUser('alice');
-    const res = await api().post('/snippets/').set('Authorization', basic('alice')).send({ code: 'def f():\n    pass\n', language: 'py3', style: 'native' }).expect(201);
+    const res = await api()
+      .post('/snippets/')
+      .set('Authorization', basic('alice'))
+      .send({ code: 'def f():\n    pass\n', language: 'py3', style: 'native' })
+      .expect(201);
     expect(res.body.language).to.equal('py3');
     expect(res.body.style).to.equal('native');
     const page = await api().get(`/snippets/${res.body.id}/highlight/`).expect(200);

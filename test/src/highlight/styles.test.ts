@@ -10,7 +10,8 @@ import { themeCss } from '../../../src/highlight/themes';
 function rules(css: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const [, selectors, body] of css.replace(/\/\*[\s\S]*?\*\//g, '').matchAll(/([^{}]+)\{([^}]*)\}/g)) {
-    for (const selector of selectors!.split(',')) out.set(selector.trim(), ((out.get(selector.trim()) ?? '') + ' ' + body!.trim()).trim());
+    for (const selector of selectors!.split(','))
+      out.set(selector.trim(), ((out.get(selector.trim()) ?? '') + ' ' + body!.trim()).trim());
   }
   return out;
 }
@@ -19,13 +20,55 @@ const HLJS_STYLES = path.join(path.dirname(require.resolve('highlight.js/package
 
 /** Pygments' own definitions (pygments/styles/*.py), not read from our JSON. */
 const KNOWN = {
-  friendly: { bg: '#f0f0f0', comment: 'color: #60a0b0; font-style: italic;', keyword: 'color: #007020; font-weight: bold;', string: 'color: #4070a0;', number: 'color: #40a070;' },
-  'solarized-dark': { bg: '#002b36', comment: 'color: #586e75; font-style: italic;', keyword: 'color: #859900;', string: 'color: #2aa198;', number: 'color: #2aa198;' },
-  emacs: { bg: '#f8f8f8', comment: 'color: #008800; font-style: italic;', keyword: 'color: #aa22ff; font-weight: bold;', string: 'color: #bb4444;', number: 'color: #666666;' },
-  vim: { bg: '#000000', comment: 'color: #000080;', keyword: 'color: #cdcd00;', string: 'color: #cd0000;', number: 'color: #cd00cd;' },
-  colorful: { bg: '#ffffff', comment: 'color: #888888;', keyword: 'color: #008800; font-weight: bold;', string: 'background-color: #fff0f0;', number: 'color: #6600ee; font-weight: bold;' },
-  native: { bg: '#202020', comment: 'color: #ababab; font-style: italic;', keyword: 'color: #6ebf26; font-weight: bold;', string: 'color: #ed9d13;', number: 'color: #51b2fd;' },
-  tango: { bg: '#f8f8f8', comment: 'color: #8f5902; font-style: italic;', keyword: 'color: #204a87; font-weight: bold;', string: 'color: #4e9a06;', number: 'color: #0000cf; font-weight: bold;' },
+  friendly: {
+    bg: '#f0f0f0',
+    comment: 'color: #60a0b0; font-style: italic;',
+    keyword: 'color: #007020; font-weight: bold;',
+    string: 'color: #4070a0;',
+    number: 'color: #40a070;',
+  },
+  'solarized-dark': {
+    bg: '#002b36',
+    comment: 'color: #586e75; font-style: italic;',
+    keyword: 'color: #859900;',
+    string: 'color: #2aa198;',
+    number: 'color: #2aa198;',
+  },
+  emacs: {
+    bg: '#f8f8f8',
+    comment: 'color: #008800; font-style: italic;',
+    keyword: 'color: #aa22ff; font-weight: bold;',
+    string: 'color: #bb4444;',
+    number: 'color: #666666;',
+  },
+  vim: {
+    bg: '#000000',
+    comment: 'color: #000080;',
+    keyword: 'color: #cdcd00;',
+    string: 'color: #cd0000;',
+    number: 'color: #cd00cd;',
+  },
+  colorful: {
+    bg: '#ffffff',
+    comment: 'color: #888888;',
+    keyword: 'color: #008800; font-weight: bold;',
+    string: 'background-color: #fff0f0;',
+    number: 'color: #6600ee; font-weight: bold;',
+  },
+  native: {
+    bg: '#202020',
+    comment: 'color: #ababab; font-style: italic;',
+    keyword: 'color: #6ebf26; font-weight: bold;',
+    string: 'color: #ed9d13;',
+    number: 'color: #51b2fd;',
+  },
+  tango: {
+    bg: '#f8f8f8',
+    comment: 'color: #8f5902; font-style: italic;',
+    keyword: 'color: #204a87; font-weight: bold;',
+    string: 'color: #4e9a06;',
+    number: 'color: #0000cf; font-weight: bold;',
+  },
 };
 
 function expectPalette(css: string, name: string, k: (typeof KNOWN)['friendly']): void {
@@ -42,7 +85,15 @@ function expectPalette(css: string, name: string, k: (typeof KNOWN)['friendly'])
 describe('Pygments styles', () => {
   it('records the Pygments version that generated the palettes', () => {
     expect(PYGMENTS_VERSION).to.match(/^\d+\.\d+/);
-    expect(Object.keys(PYGMENTS_PALETTES)).to.include.members(['friendly', 'monokai', 'solarized-dark', 'emacs', 'vim', 'colorful', 'native']);
+    expect(Object.keys(PYGMENTS_PALETTES)).to.include.members([
+      'friendly',
+      'monokai',
+      'solarized-dark',
+      'emacs',
+      'vim',
+      'colorful',
+      'native',
+    ]);
   });
 
   for (const [name, known] of Object.entries(KNOWN)) {
@@ -64,7 +115,11 @@ describe('Pygments styles', () => {
 
   it('keeps highlight.js themes where both have the name (monokai, default), Pygments colours on the palette', () => {
     for (const name of ['monokai', 'default', 'vs', 'xcode']) {
-      expect(themeCss(name), name).to.equal(readFileSync(path.join(HLJS_STYLES, `${name}.css`), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').trim() + '\n');
+      expect(themeCss(name), name).to.equal(
+        readFileSync(path.join(HLJS_STYLES, `${name}.css`), 'utf8')
+          .replace(/\/\*[\s\S]*?\*\//g, '')
+          .trim() + '\n',
+      );
     }
     expectPalette(paletteCss(PYGMENTS_PALETTES.monokai!), 'monokai (Pygments)', {
       bg: '#272822',
@@ -82,7 +137,12 @@ describe('Pygments styles', () => {
       if (themeCss(name) !== paletteCss(p)) continue; // a highlight.js theme of the same name
       const r = rules(themeCss(name));
       expect(r.get('.hljs'), name).to.equal(`background: ${p.background}; color: ${p.color};`);
-      for (const [selector, token] of [['.hljs-comment', 'Comment'], ['.hljs-keyword', 'Keyword'], ['.hljs-string', 'String'], ['.hljs-number', 'Number']] as const) {
+      for (const [selector, token] of [
+        ['.hljs-comment', 'Comment'],
+        ['.hljs-keyword', 'Keyword'],
+        ['.hljs-string', 'String'],
+        ['.hljs-number', 'Number'],
+      ] as const) {
         const t = p.tokens[token] ?? {};
         if (t.color) expect(r.get(selector), `${name} ${selector}`).to.include(`color: ${t.color};`);
         if (t.bold) expect(r.get(selector), `${name} ${selector}`).to.include('font-weight: bold;');

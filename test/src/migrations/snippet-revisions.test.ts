@@ -24,21 +24,32 @@ describe('migration 0007-snippet-revisions', () => {
       const columns = (await qi.describeTable('snippets')) as Record<string, unknown>;
       expect(columns).not.to.have.property('revision');
       // As the model stores it (a raw Date would lose its milliseconds on MySQL).
-      const created = sequelize.getDialect() === 'sqlite' ? '2026-01-02 03:04:05.678 +00:00' : '2026-01-02 03:04:05.678';
+      const created =
+        sequelize.getDialect() === 'sqlite' ? '2026-01-02 03:04:05.678 +00:00' : '2026-01-02 03:04:05.678';
       for (const [title, code, linenos, language, style] of [
         ['one', 'print(1)', false, 'python', 'friendly'],
         ['two', 'fn main() {}', true, 'rust', 'monokai'],
       ] as const) {
-        await sequelize.query('INSERT INTO snippets (created, title, code, linenos, language, style, highlighted, owner_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', {
-          replacements: [created, title, code, linenos, language, style, '<html>', alice.id],
-          type: QueryTypes.INSERT,
-        });
+        await sequelize.query(
+          'INSERT INTO snippets (created, title, code, linenos, language, style, highlighted, owner_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+          {
+            replacements: [created, title, code, linenos, language, style, '<html>', alice.id],
+            type: QueryTypes.INSERT,
+          },
+        );
       }
     } finally {
       await up(qi);
       await storageUsage.up(qi);
     }
-    const list = (await api().get('/snippets/').expect(200)).body as { id: number; title: string; code: string; linenos: boolean; language: string; style: string }[];
+    const list = (await api().get('/snippets/').expect(200)).body as {
+      id: number;
+      title: string;
+      code: string;
+      linenos: boolean;
+      language: string;
+      style: string;
+    }[];
     expect(list).to.have.length(2);
     for (const snippet of list) {
       const revisions = (await api().get(`/snippets/${snippet.id}/revisions/`).expect(200)).body;
@@ -47,8 +58,16 @@ describe('migration 0007-snippet-revisions', () => {
       expect((await api().get(`/snippets/${snippet.id}/`).expect(200)).headers.etag).to.equal('"1"');
     }
     const [first] = list;
-    await api().put(`/snippets/${first!.id}/`).set('Authorization', basic('alice')).set('If-Match', '"1"').send({ code: 'print(2)' }).expect(200);
-    const after = (await api().get(`/snippets/${first!.id}/revisions/`).expect(200)).body as { revision: number; code: string }[];
+    await api()
+      .put(`/snippets/${first!.id}/`)
+      .set('Authorization', basic('alice'))
+      .set('If-Match', '"1"')
+      .send({ code: 'print(2)' })
+      .expect(200);
+    const after = (await api().get(`/snippets/${first!.id}/revisions/`).expect(200)).body as {
+      revision: number;
+      code: string;
+    }[];
     expect(after.map((r) => [r.revision, r.code])).to.deep.equal([
       [2, 'print(2)'],
       [1, 'print(1)'],

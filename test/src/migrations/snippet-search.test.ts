@@ -8,8 +8,10 @@ import { api, basic } from '../../support/http';
 import { testStore } from '../../support/runtime';
 
 /** FTS5 compares every indexed entry with the content table's row (rank 1: external content is checked too). */
-const integrityCheck = () => testStore().sequelize.query("INSERT INTO snippet_search(snippet_search, rank) VALUES ('integrity-check', 1)");
-const found = async (search: string) => (await api().get('/snippets/').query({ search }).expect(200)).body.map((s: { code: string }) => s.code);
+const integrityCheck = () =>
+  testStore().sequelize.query("INSERT INTO snippet_search(snippet_search, rank) VALUES ('integrity-check', 1)");
+const found = async (search: string) =>
+  (await api().get('/snippets/').query({ search }).expect(200)).body.map((s: { code: string }) => s.code);
 
 describe('migration 0006-snippet-search', function () {
   let ownerId: number;
@@ -27,7 +29,10 @@ describe('migration 0006-snippet-search', function () {
   it('indexes the snippets stored before it', async () => {
     const qi = testStore().sequelize.getQueryInterface();
     await down(qi);
-    await testStore().models.Snippet.bulkCreate([{ code: 'def retry_backoff():', ownerId }, { code: 'other', title: 'Exponential BACKOFF', ownerId }]);
+    await testStore().models.Snippet.bulkCreate([
+      { code: 'def retry_backoff():', ownerId },
+      { code: 'other', title: 'Exponential BACKOFF', ownerId },
+    ]);
     await up(qi);
     expect(await found('backoff')).to.deep.equal(['def retry_backoff():', 'other']);
     await integrityCheck();
@@ -43,9 +48,26 @@ describe('migration 0006-snippet-search', function () {
 
   it('stays exact through creates, updates and deletes', async () => {
     const ids: number[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await api().post('/snippets/').set('Authorization', basic('alice')).send({ code: `code ${i}`, title: `t${i}` }).expect(201)).body.id);
-    await api().put(`/snippets/${ids[1]}/`).set('Authorization', basic('alice')).send({ code: 'changed', title: 'new title' }).expect(200);
-    await api().put(`/snippets/${ids[2]}/`).set('Authorization', basic('alice')).send({ code: 'code 2', language: 'rust' }).expect(200);
+    for (let i = 0; i < 5; i++)
+      ids.push(
+        (
+          await api()
+            .post('/snippets/')
+            .set('Authorization', basic('alice'))
+            .send({ code: `code ${i}`, title: `t${i}` })
+            .expect(201)
+        ).body.id,
+      );
+    await api()
+      .put(`/snippets/${ids[1]}/`)
+      .set('Authorization', basic('alice'))
+      .send({ code: 'changed', title: 'new title' })
+      .expect(200);
+    await api()
+      .put(`/snippets/${ids[2]}/`)
+      .set('Authorization', basic('alice'))
+      .send({ code: 'code 2', language: 'rust' })
+      .expect(200);
     await api().delete(`/snippets/${ids[3]}/`).set('Authorization', basic('alice')).expect(204);
     await integrityCheck();
     expect(await found('code')).to.deep.equal(['code 0', 'code 2', 'code 4']);

@@ -13,7 +13,9 @@ describe('migration 0009-storage-usage', () => {
   it("counts the UTF-8 bytes of every existing revision into its owner's stored_bytes", async () => {
     await makeUser('alice');
     await makeUser('bob');
-    const { id } = (await api().post('/snippets/').set('Authorization', basic('alice')).send({ title: 'é', code: 'ab' }).expect(201)).body as { id: number };
+    const { id } = (
+      await api().post('/snippets/').set('Authorization', basic('alice')).send({ title: 'é', code: 'ab' }).expect(201)
+    ).body as { id: number };
     await api().put(`/snippets/${id}/`).set('Authorization', basic('alice')).send({ code: '😀' }).expect(200);
     const qi = testStore().sequelize.getQueryInterface();
     await down(qi);
@@ -22,7 +24,10 @@ describe('migration 0009-storage-usage', () => {
     } finally {
       await up(qi);
     }
-    const rows = await select<{ username: string; bytes: number }>(testStore(), 'SELECT username, stored_bytes AS bytes FROM users ORDER BY username');
+    const rows = await select<{ username: string; bytes: number }>(
+      testStore(),
+      'SELECT username, stored_bytes AS bytes FROM users ORDER BY username',
+    );
     // Revision 1: "é" (2 bytes) + "ab" (2); revision 2: "é" + "😀" (4).
     expect(rows.map((r) => [r.username, Number(r.bytes)])).to.deep.equal([
       ['alice', 10],

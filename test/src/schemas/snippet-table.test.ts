@@ -13,7 +13,9 @@ const FIELDS = fieldsOf(SNIPPET_TABLE);
 const ALL = FIELDS.map(([name]) => name);
 const WRITABLE = FIELDS.filter(([, field]) => isWritable(field)).map(([name]) => name);
 const STORED = FIELDS.filter(([, field]) => isStored(field)).map(([name]) => name);
-const DEFAULTS = Object.fromEntries(FIELDS.flatMap(([name, field]) => ('default' in field && field.default !== undefined ? [[name, field.default]] : [])));
+const DEFAULTS = Object.fromEntries(
+  FIELDS.flatMap(([name, field]) => ('default' in field && field.default !== undefined ? [[name, field.default]] : [])),
+);
 
 describe('the snippet field table', () => {
   let id: number;
@@ -44,18 +46,26 @@ describe('the snippet field table', () => {
   it('is what OPTIONS describes: every field with its label, read-only ones marked', async () => {
     const post = (await api().options('/snippets/').set('Authorization', basic('alice')).expect(200)).body.actions.POST;
     expect(Object.keys(post)).to.deep.equal(ALL);
-    for (const [name, field] of FIELDS) expect(post[name], name).to.include({ label: field.label, read_only: !isWritable(field) });
+    for (const [name, field] of FIELDS)
+      expect(post[name], name).to.include({ label: field.label, read_only: !isWritable(field) });
   });
 
   it('is the OpenAPI input: its writable fields, with their defaults and descriptions', () => {
-    const input = buildOpenApiDocument().components!.schemas!.SnippetInput as { properties: Record<string, { default?: unknown; description?: string }> };
+    const input = buildOpenApiDocument().components!.schemas!.SnippetInput as {
+      properties: Record<string, { default?: unknown; description?: string }>;
+    };
     expect(Object.keys(input.properties)).to.deep.equal(WRITABLE);
-    for (const [name, field] of FIELDS) if (isWritable(field)) expect(input.properties[name]!.description, name).to.equal(field.description);
+    for (const [name, field] of FIELDS)
+      if (isWritable(field)) expect(input.properties[name]!.description, name).to.equal(field.description);
     for (const [name, value] of Object.entries(DEFAULTS)) expect(input.properties[name]!.default, name).to.equal(value);
   });
 
   it("is the browsable API's form: one field per writable field, in order", async () => {
-    const page = await api().get('/snippets/').set('Accept', 'text/html').set('Authorization', basic('alice')).expect(200);
+    const page = await api()
+      .get('/snippets/')
+      .set('Accept', 'text/html')
+      .set('Authorization', basic('alice'))
+      .expect(200);
     const form = /<form id="create-form".*?<\/form>/s.exec(page.text)![0];
     expect([...form.matchAll(/<div class="field" data-field="([^"]+)">/g)].map((m) => m[1])).to.deep.equal(WRITABLE);
   });
@@ -68,6 +78,8 @@ describe('the snippet field table', () => {
       expect(attributes[name as keyof typeof attributes]!.field, name).to.equal(columnName(name));
     }
     const columns = Object.keys(await testStore().sequelize.getQueryInterface().describeTable('snippets'));
-    expect(columns, 'a field of the table needs a migration that adds its column').to.include.members(STORED.map(columnName));
+    expect(columns, 'a field of the table needs a migration that adds its column').to.include.members(
+      STORED.map(columnName),
+    );
   });
 });

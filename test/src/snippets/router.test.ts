@@ -30,21 +30,38 @@ describe('snippets router', () => {
   });
 
   it('create stores the highlighted document and takes the owner from the context', async () => {
-    const created = await createCaller(createContextInner({ runtime: testRuntime(), user: alice })).snippets.create({ code: 'print(1)', title: 'T' });
-    expect(created).to.deep.equal({ id: created.id, owner: 'alice', title: 'T', code: 'print(1)', linenos: false, language: 'python', style: 'friendly' });
+    const created = await createCaller(createContextInner({ runtime: testRuntime(), user: alice })).snippets.create({
+      code: 'print(1)',
+      title: 'T',
+    });
+    expect(created).to.deep.equal({
+      id: created.id,
+      owner: 'alice',
+      title: 'T',
+      code: 'print(1)',
+      linenos: false,
+      language: 'python',
+      style: 'friendly',
+    });
     const row = await testStore().models.Snippet.findByPk(created.id);
     expect(row?.highlighted).to.match(/^<!DOCTYPE html>/i);
     expect(row?.ownerId).to.equal(alice.id);
   });
 
   it('create without a user is UNAUTHORIZED', async () => {
-    const err = await rejection(createCaller(createContextInner({ runtime: testRuntime() })).snippets.create({ code: 'x' }));
+    const err = await rejection(
+      createCaller(createContextInner({ runtime: testRuntime() })).snippets.create({ code: 'x' }),
+    );
     expect(err.code).to.equal('UNAUTHORIZED');
   });
 
   it('update by another user is FORBIDDEN and changes nothing', async () => {
-    const { id } = await createCaller(createContextInner({ runtime: testRuntime(), user: alice })).snippets.create({ code: 'x' });
-    const err = await rejection(createCaller(createContextInner({ runtime: testRuntime(), user: bob })).snippets.update({ id, code: 'y' }));
+    const { id } = await createCaller(createContextInner({ runtime: testRuntime(), user: alice })).snippets.create({
+      code: 'x',
+    });
+    const err = await rejection(
+      createCaller(createContextInner({ runtime: testRuntime(), user: bob })).snippets.update({ id, code: 'y' }),
+    );
     expect(err.code).to.equal('FORBIDDEN');
     expect((await testStore().models.Snippet.findByPk(id))?.code).to.equal('x');
   });
@@ -58,7 +75,9 @@ describe('snippets router', () => {
   });
 
   it('get of a missing id is NOT_FOUND', async () => {
-    const err = await rejection(createCaller(createContextInner({ runtime: testRuntime() })).snippets.get({ id: 424242 }));
+    const err = await rejection(
+      createCaller(createContextInner({ runtime: testRuntime() })).snippets.get({ id: 424242 }),
+    );
     expect(err.code).to.equal('NOT_FOUND');
   });
 

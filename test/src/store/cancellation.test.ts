@@ -16,7 +16,11 @@ import { suiteLogger } from '../../support/log';
 import { testStore } from '../../support/runtime';
 
 /** How a promise settled: its value, or the error it rejected with. */
-const outcome = <T>(p: Promise<T>) => p.then((value) => ({ value }), (error: Error & { code?: string }) => ({ error }));
+const outcome = <T>(p: Promise<T>) =>
+  p.then(
+    (value) => ({ value }),
+    (error: Error & { code?: string }) => ({ error }),
+  );
 
 let markers = 0;
 /** A name no other statement on the server holds (the tests of other checkouts share it). */
@@ -39,7 +43,8 @@ describe('a read of the store, stopped', function () {
 
   describe('on MySQL/MariaDB', () => {
     let runtime: Runtime | undefined;
-    const open = (settings: Record<string, string>) => (runtime = createRuntime(testConfig(settings), { log: suiteLogger }));
+    const open = (settings: Record<string, string>) =>
+      (runtime = createRuntime(testConfig(settings), { log: suiteLogger }));
     const running = (m: string) => statementsRunning(testStore().sequelize, m);
 
     before(function () {
@@ -102,7 +107,9 @@ describe('a read of the store, stopped', function () {
     let dir: string;
     let runtime: Runtime | undefined;
     const open = async (settings: Record<string, string>) => {
-      runtime = createRuntime(testConfig({ DATABASE_URL: `sqlite:${path.join(dir, 'db.sqlite3')}`, ...settings }), { log: suiteLogger });
+      runtime = createRuntime(testConfig({ DATABASE_URL: `sqlite:${path.join(dir, 'db.sqlite3')}`, ...settings }), {
+        log: suiteLogger,
+      });
       await configureWriter(runtime.store);
       return runtime.store;
     };
@@ -127,13 +134,16 @@ describe('a read of the store, stopped', function () {
     it('its client gone while it runs: answered at once, interrupted; gone while in line: it never starts', async () => {
       const store = await open({ DATABASE_TIMEOUT_MS: '600000' });
       const [first, second] = [new AbortController(), new AbortController()];
-      const runningReads = [1, 2].map(() => outcome(cancelledWith(first.signal, () => select(store, COUNT, [FOREVER]))));
+      const runningReads = [1, 2].map(() =>
+        outcome(cancelledWith(first.signal, () => select(store, COUNT, [FOREVER]))),
+      );
       await eventually(async () => store.idleReaders.length === 0);
       const queued = outcome(cancelledWith(second.signal, () => select(store, COUNT, [FOREVER])));
       second.abort();
       expect(unavailableDetail(((await queued) as { error?: Error }).error)).to.equal(CLIENT_GONE);
       first.abort();
-      for (const read of await Promise.all(runningReads)) expect(unavailableDetail((read as { error?: Error }).error)).to.equal(CLIENT_GONE);
+      for (const read of await Promise.all(runningReads))
+        expect(unavailableDetail((read as { error?: Error }).error)).to.equal(CLIENT_GONE);
       // Both readers free: neither runs the abandoned read (it would hold one for minutes).
       await eventually(async () => store.idleReaders.length === 2);
       expect(await select(store, COUNT, [10])).to.deep.equal([{ n: 10 }]);

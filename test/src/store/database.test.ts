@@ -33,7 +33,12 @@ describe('migrate(testStore()) on a SQLite file', function () {
   this.timeout(600_000);
 
   it('sets WAL, a busy timeout, foreign keys and synchronous=NORMAL by default', () => {
-    expect(pragmas(serviceEnv())).to.deep.equal({ journal_mode: 'wal', busy_timeout: 5000, synchronous: 1, foreign_keys: 1 });
+    expect(pragmas(serviceEnv())).to.deep.equal({
+      journal_mode: 'wal',
+      busy_timeout: 5000,
+      synchronous: 1,
+      foreign_keys: 1,
+    });
   });
 
   it('SQLITE_SYNCHRONOUS=FULL syncs the WAL on every commit', () => {

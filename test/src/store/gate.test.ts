@@ -7,7 +7,10 @@ describe('Gate', () => {
     const gate = new Gate(1);
     await gate.enter();
     const stop = new AbortController();
-    const gone = gate.enter(false, stop.signal).then(() => 'through', (e: Error) => e.message);
+    const gone = gate.enter(false, stop.signal).then(
+      () => 'through',
+      (e: Error) => e.message,
+    );
     const next = gate.enter().then(() => 'through');
     stop.abort(new Error('gone'));
     expect(await gone).to.equal('gone');
@@ -21,6 +24,11 @@ describe('Gate', () => {
   it('a stop already aborted is refused at once, even with room', async () => {
     const stop = new AbortController();
     stop.abort(new Error('gone'));
-    expect(await new Gate(1).enter(false, stop.signal).then(() => 'through', (e: Error) => e.message)).to.equal('gone');
+    expect(
+      await new Gate(1).enter(false, stop.signal).then(
+        () => 'through',
+        (e: Error) => e.message,
+      ),
+    ).to.equal('gone');
   });
 });

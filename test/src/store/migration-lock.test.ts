@@ -39,15 +39,22 @@ describe('withMigrationLock on MySQL/MariaDB', function () {
   });
 
   it('takes over a claim its holder left behind (a process killed while migrating) once it has expired', async () => {
-    await testStore().sequelize.query("INSERT INTO schema_migration_lock (name, holder, expires) VALUES ('snippets_migrate', 'dead-process', UTC_TIMESTAMP(6) - INTERVAL 1 SECOND)");
+    await testStore().sequelize.query(
+      "INSERT INTO schema_migration_lock (name, holder, expires) VALUES ('snippets_migrate', 'dead-process', UTC_TIMESTAMP(6) - INTERVAL 1 SECOND)",
+    );
     expect(await withMigrationLock(connection(), undefined, async () => 'migrated')).to.equal('migrated');
   });
 
   it('waits for a live claim, and gives up with a clear error at its bound', async () => {
-    await testStore().sequelize.query("INSERT INTO schema_migration_lock (name, holder, expires) VALUES ('snippets_migrate', 'live-process', UTC_TIMESTAMP(6) + INTERVAL 60 SECOND)");
+    await testStore().sequelize.query(
+      "INSERT INTO schema_migration_lock (name, holder, expires) VALUES ('snippets_migrate', 'live-process', UTC_TIMESTAMP(6) + INTERVAL 60 SECOND)",
+    );
     try {
       let ran = false;
-      const err = await withMigrationLock(connection(), undefined, async () => (ran = true), 1).then(() => null, (e: Error) => e);
+      const err = await withMigrationLock(connection(), undefined, async () => (ran = true), 1).then(
+        () => null,
+        (e: Error) => e,
+      );
       expect(err?.message).to.match(/could not take the migration lock within 1 s/);
       expect(ran).to.equal(false);
     } finally {

@@ -20,11 +20,17 @@ describe('retryConflicts', () => {
   it('gives up after four tries, throwing the last conflict', async () => {
     const retries: Retry[] = [];
     let tries = 0;
-    const conflict = Object.assign(new Error('Deadlock found when trying to get lock; try restarting transaction'), { code: 'ER_LOCK_DEADLOCK', errno: 1213 });
-    const err = await retryConflicts(async () => {
-      tries++;
-      throw conflict;
-    }, (r) => retries.push(r)).catch((e: Error) => e);
+    const conflict = Object.assign(new Error('Deadlock found when trying to get lock; try restarting transaction'), {
+      code: 'ER_LOCK_DEADLOCK',
+      errno: 1213,
+    });
+    const err = await retryConflicts(
+      async () => {
+        tries++;
+        throw conflict;
+      },
+      (r) => retries.push(r),
+    ).catch((e: Error) => e);
     expect(err).to.equal(conflict);
     expect(tries).to.equal(4);
     expect(retries.map((r) => r.attempt)).to.deep.equal([1, 2, 3]);
@@ -74,7 +80,10 @@ describe('retryConflicts', () => {
       expect(tries).to.equal(2);
       expect(retries).to.have.length(1);
       expect(isConflict(retries[0]!.err)).to.equal(true);
-      const counts = await testStore().sequelize.query<{ id: number; n: number }>('SELECT id, n FROM retry_probe WHERE id <= 3 ORDER BY id', { type: QueryTypes.SELECT });
+      const counts = await testStore().sequelize.query<{ id: number; n: number }>(
+        'SELECT id, n FROM retry_probe WHERE id <= 3 ORDER BY id',
+        { type: QueryTypes.SELECT },
+      );
       expect(counts.map((r) => Number(r.n))).to.deep.equal([2, 2, 1]);
     });
   });

@@ -5,7 +5,8 @@ import { select } from '../../../src/store/select';
 import { resetDatabase } from '../../support/db';
 import { testStore } from '../../support/runtime';
 
-const sids = async () => (await select<{ sid: string }>(testStore(), 'SELECT sid FROM sessions ORDER BY sid')).map((r) => r.sid);
+const sids = async () =>
+  (await select<{ sid: string }>(testStore(), 'SELECT sid FROM sessions ORDER BY sid')).map((r) => r.sid);
 
 describe('session rows', () => {
   beforeEach(resetDatabase);
