@@ -7,6 +7,7 @@ import { schemaOnStart } from '../src/store/migrate';
 import type { Logger } from '../src/log';
 import { serveCountersToWorkers } from '../src/store/counters';
 import { stopWhenOrphaned } from './orphan';
+import { serveWriteTurns } from '../src/store/write-turn';
 
 /** Past a worker's own deadline (SHUTDOWN_TIMEOUT_MS plus its few seconds of closing), the primary kills it. */
 const KILL_MARGIN_MS = 5000;
@@ -27,6 +28,8 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
 
   // Without Redis or MySQL, the throttle counters of every worker live here, in memory.
   serveCountersToWorkers();
+  // On a SQLite file, the workers' write transactions take the file's lock in turns, in the order they ask.
+  serveWriteTurns(cluster, config.SQLITE_WRITE_TURN_TIMEOUT_MS);
   let stopping = false;
   let exitCode = 0;
   // Until every first worker listens, the service is starting: a worker that exits then (the port is taken, the

@@ -145,6 +145,12 @@ const EnvSchema = z.object({
    */
   SQLITE_BUSY_TIMEOUT_MS: integer(0, 600000, 5000),
   /**
+   * SQLite file with WEB_CONCURRENCY > 1: how long a write transaction waits in line for the write turn the primary
+   * hands out (src/store/write-turn.ts) before it is answered 503 with Retry-After; also how long the primary lets one
+   * holder keep the turn before passing it on.
+   */
+  SQLITE_WRITE_TURN_TIMEOUT_MS: integer(100, 600000, 5000),
+  /**
    * MySQL/MariaDB: the deadline of a connect, of waiting for a pooled connection, and of one query. Past it the request
    * answers 503 with Retry-After rather than waiting for a server that does not answer.
    */

@@ -8,6 +8,7 @@ import { defineModels, type Models } from '../models';
 import type { Highlighter } from '../highlight';
 import { stoppable } from './cancellation';
 import { Gate } from './gate';
+import { writerLine } from './write-turn-gate';
 import { mysql2WithDeadline, withDeadline } from './mysql-deadline';
 import { Killer } from './mysql-kill';
 
@@ -19,6 +20,7 @@ type StoreConfig = Pick<Config, 'DATABASE_URL'> &
       | 'DATABASE_POOL_MAX'
       | 'SQLITE_SYNCHRONOUS'
       | 'SQLITE_BUSY_TIMEOUT_MS'
+      | 'SQLITE_WRITE_TURN_TIMEOUT_MS'
       | 'DATABASE_TIMEOUT_MS'
       | 'SEARCH_POOL_MAX'
       | 'SEARCH_TIMEOUT_MS'
@@ -136,10 +138,18 @@ export function openStore(config: StoreConfig, highlighter: Highlighter): Store 
     const storage = url.slice('sqlite:'.length) || ':memory:';
     // No retries: Sequelize would try a busy write five times, each waiting the busy timeout, where one wait is the bound.
     sequelize = new Sequelize({ ...common, dialect: 'sqlite', storage, pool: { max: 1 }, retry: { max: 1 } });
-    // The writer takes one statement at a time too (see SQLITE_READERS), in the order they come.
-    const gate = (writerGate = new Gate(1));
-    sequelize.addHook('beforeQuery', () => gate.enter());
-    sequelize.addHook('afterQuery', () => gate.leave());
+    // The writer takes one statement at a time too (see SQLITE_READERS), in the order they come; in a cluster worker
+    // its line also takes the write turn (src/store/write-turn-gate.ts), which can be refused: Sequelize runs
+    // afterQuery even then, and only a query that got through leaves.
+    const gate = (writerGate = writerLine(storage !== ':memory:', config.SQLITE_WRITE_TURN_TIMEOUT_MS ?? 5000));
+    const through = new WeakSet<object>();
+    sequelize.addHook('beforeQuery', async (_options, query) => {
+      await gate.enter();
+      through.add(query);
+    });
+    sequelize.addHook('afterQuery', (_options, query) => {
+      if (through.delete(query)) gate.leave();
+    });
     pragmas = [
       // WAL: readers never block the writer, nor the writer them.
       'journal_mode = WAL',

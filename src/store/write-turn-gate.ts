@@ -1,0 +1,94 @@
+// A worker's side of the write turn (src/store/write-turn.ts): its writer's line, which asks the primary for the turn
+// once it is the process's next writer, so that only one transaction per process asks at a time.
+import cluster from 'node:cluster';
+import { Gate } from './gate';
+import { isTurnMessage, type TurnMessage } from './write-turn';
+
+/** The IPC channel to the primary (the worker's process, or a stand-in in tests). */
+export interface TurnChannel {
+  send(message: TurnMessage): void;
+  on(event: 'message', listener: (message: unknown) => void): void;
+}
+
+const processChannel: TurnChannel = {
+  send: (message) => process.send?.(message),
+  on: (event, listener) => process.on(event, listener),
+};
+
+/** Asks of this process, numbered across its stores, so that an answer is never taken for another store's. */
+let lastAsk = 0;
+
+/** The turn asked for and not granted within SQLITE_WRITE_TURN_TIMEOUT_MS: a busy store, 503 with Retry-After. */
+function noTurn(ms: number): Error {
+  return Object.assign(new Error(`no write turn on the SQLite file within ${ms} ms`), { code: 'SQLITE_BUSY' });
+}
+
+/** Asks the primary for the turn and gives it back. */
+export class TurnClient {
+  private readonly waiting = new Map<number, () => void>();
+
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly channel: TurnChannel = processChannel,
+  ) {
+    channel.on('message', (message) => {
+      // A go for an ask given up finds no one: its done has already reached the primary, which passed the turn on.
+      if (isTurnMessage(message) && message.writeTurn === 'go') this.waiting.get(message.id)?.();
+    });
+  }
+
+  /** Resolves with the ask's id once the turn is this process's; rejects as busy past the timeout. */
+  take(): Promise<number> {
+    const id = ++lastAsk;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        this.channel.send({ writeTurn: 'done', id }); // out of the line, or the turn back if it is on its way
+        reject(noTurn(this.timeoutMs));
+      }, this.timeoutMs);
+      this.waiting.set(id, () => {
+        clearTimeout(timer);
+        this.waiting.delete(id);
+        resolve(id);
+      });
+      this.channel.send({ writeTurn: 'ask', id });
+    });
+  }
+
+  give(id: number): void {
+    this.channel.send({ writeTurn: 'done', id });
+  }
+}
+
+/** The writer's line of one process (width 1, first come first served) whose holder also holds the write turn. */
+export class TurnGate extends Gate {
+  private held?: number;
+
+  constructor(private readonly turns: TurnClient) {
+    super(1);
+  }
+
+  override async enter(urgent = false, stop?: AbortSignal): Promise<void> {
+    await super.enter(urgent, stop);
+    try {
+      this.held = await this.turns.take();
+    } catch (err) {
+      super.leave();
+      throw err;
+    }
+  }
+
+  override leave(): void {
+    if (this.held !== undefined) this.turns.give(this.held);
+    this.held = undefined;
+    super.leave();
+  }
+}
+
+/**
+ * The line for a SQLite store's writer: in a cluster worker on a file, one that takes the write turn; else a plain
+ * line (one process on a file needs no turn: its writes share one connection; in memory no other process sees it).
+ */
+export function writerLine(file: boolean, turnTimeoutMs: number): Gate {
+  return file && cluster.isWorker ? new TurnGate(new TurnClient(turnTimeoutMs)) : new Gate(1);
+}
