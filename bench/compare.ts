@@ -1,11 +1,14 @@
 // `npm run bench:compare -- DIR`: this build against another checkout's build (DIR/dist), in one run: each on a fresh
 // SQLite database seeded alike, throttling on (at rates never reached, so its counters work on every request), a read
-// of one snippet, the list and a Token create taken in turns (A B A B …), so that a machine busy with something else
-// slows both alike; WEB_CONCURRENCY passes through. Prints each build's median req/s and the ratio.
+// of one snippet, the list, a Token create and a Token update taken in turns (A B A B …), so that a machine busy with
+// something else slows both alike; WEB_CONCURRENCY passes through. Prints each build's median req/s, the ratio, and
+// the median p99. With BENCH_DATABASE_URL (mysql://, a database whose tables may be dropped: its name says bench or
+// test, or BENCH_EMPTY_DATABASE=yes), on it instead: one build after the other, its tables dropped before each.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import mysql from 'mysql2/promise';
 import { runScenario, type Scenario } from './load';
 import { ROOT, stop, waitForHttp, withThrottles } from './service';
 import { markdownTable } from './table';
@@ -33,10 +36,27 @@ function cliOf(build: Build, ...args: string[]): void {
   if (res.status !== 0) throw new Error(`${build.name}: snippets ${args[0]} failed: ${res.stderr}`);
 }
 
-async function start(build: Build, dir: string): Promise<void> {
+/** MariaDB/MySQL: drops every table of the database, after checking that it may (see the header). */
+async function emptyDatabase(url: string): Promise<void> {
+  const database = decodeURIComponent(new URL(url).pathname.slice(1));
+  if (!/bench|test/i.test(database) && process.env.BENCH_EMPTY_DATABASE !== 'yes')
+    throw new Error(`${database}: its tables would be dropped; set BENCH_EMPTY_DATABASE=yes if they may`);
+  const conn = await mysql.createConnection({ uri: url, connectTimeout: 10000 });
+  try {
+    const [tables] = await conn.query<mysql.RowDataPacket[]>(
+      'SELECT table_name AS t FROM information_schema.tables WHERE table_schema = DATABASE()',
+    );
+    await conn.query('SET FOREIGN_KEY_CHECKS = 0');
+    for (const { t } of tables) await conn.query(`DROP TABLE IF EXISTS \`${String(t).replace(/`/g, '``')}\``);
+  } finally {
+    await conn.end();
+  }
+}
+
+async function start(build: Build, databaseUrl: string): Promise<void> {
   build.env = withThrottles({
     ...process.env,
-    DATABASE_URL: `sqlite:${path.join(dir, `${build.name}.sqlite3`)}`,
+    DATABASE_URL: databaseUrl,
     SECRET_KEY: 'bench-secret-key-bench-secret-key-bench',
     PORT: String(build.port),
     LOG_LEVEL: 'warn',
@@ -76,51 +96,91 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 async function main(): Promise<void> {
   const other = process.argv[2];
   if (!other) throw new Error('usage: npm run bench:compare -- DIR (another checkout, built with npm run build)');
+  const mysqlUrl = process.env.BENCH_DATABASE_URL;
+  if (mysqlUrl && !mysqlUrl.startsWith('mysql://')) throw new Error('BENCH_DATABASE_URL must be a mysql:// URL');
   const dir = mkdtempSync(path.join(tmpdir(), 'snippets-compare-'));
   const builds: Build[] = [
     { name: 'other', root: path.resolve(other), port: 18710, env: {} },
     { name: 'this', root: ROOT, port: 18711, env: {} },
   ];
+  const scenarios = (b: Build): Scenario[] => [
+    { name: 'GET /snippets/<pk>/', url: `http://127.0.0.1:${b.port}/snippets/50/` },
+    { name: `GET /snippets/?limit=${SNIPPETS}`, url: `http://127.0.0.1:${b.port}/snippets/?limit=${SNIPPETS}` },
+    {
+      name: 'POST /snippets/ Token',
+      url: `http://127.0.0.1:${b.port}/snippets/`,
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Token ${b.token}` },
+      body: CREATE,
+    },
+    {
+      name: 'PUT /snippets/<pk>/ Token',
+      url: `http://127.0.0.1:${b.port}/snippets/51/`,
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json', Authorization: `Token ${b.token}` },
+      body: CREATE,
+    },
+  ];
+  const results = new Map<string, { rps: number; p99: number; errors: number }[]>();
+  const measure = async (build: Build, s: number, round: number) => {
+    const scenario = scenarios(build)[s]!;
+    process.stderr.write(
+      `bench:compare round ${round + 1}/${ROUNDS}: ${build.name} ${scenario.name} (${DURATION} s)…\n`,
+    );
+    const result = await runScenario(scenario, [build.service!.pid!], { connections: CONNECTIONS, duration: DURATION });
+    const key = `${scenario.name}\0${build.name}`;
+    results.set(key, [...(results.get(key) ?? []), result]);
+  };
+  const count = scenarios(builds[0]!).length;
   try {
-    for (const build of builds) await start(build, dir);
-    const scenarios = (b: Build): Scenario[] => [
-      { name: 'GET /snippets/<pk>/', url: `http://127.0.0.1:${b.port}/snippets/50/` },
-      { name: `GET /snippets/?limit=${SNIPPETS}`, url: `http://127.0.0.1:${b.port}/snippets/?limit=${SNIPPETS}` },
-      {
-        name: 'POST /snippets/ Token',
-        url: `http://127.0.0.1:${b.port}/snippets/`,
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Authorization: `Token ${b.token}` },
-        body: CREATE,
-      },
-    ];
-    const rps = new Map<string, number[]>();
-    for (let round = 0; round < ROUNDS; round++) {
-      for (let s = 0; s < scenarios(builds[0]!).length; s++) {
-        // Alternate which build goes first, so neither always runs on a machine just warmed (or just tired) by the other.
-        for (const build of round % 2 ? [...builds].reverse() : builds) {
-          const scenario = scenarios(build)[s]!;
-          process.stderr.write(
-            `bench:compare round ${round + 1}/${ROUNDS}: ${build.name} ${scenario.name} (${DURATION} s)…\n`,
-          );
-          const result = await runScenario(scenario, [build.service!.pid!], {
-            connections: CONNECTIONS,
-            duration: DURATION,
-          });
-          const key = `${scenario.name}\0${build.name}`;
-          rps.set(key, [...(rps.get(key) ?? []), result.rps]);
-        }
+    if (mysqlUrl) {
+      // One database: the builds one after the other, each on it emptied.
+      for (const build of builds) {
+        await emptyDatabase(mysqlUrl);
+        await start(build, mysqlUrl);
+        for (let round = 0; round < ROUNDS; round++) for (let s = 0; s < count; s++) await measure(build, s, round);
+        await stop(build.service!);
+        build.service = undefined;
       }
+    } else {
+      for (const build of builds) await start(build, `sqlite:${path.join(dir, `${build.name}.sqlite3`)}`);
+      for (let round = 0; round < ROUNDS; round++)
+        for (let s = 0; s < count; s++)
+          // Alternate which build goes first, so neither always runs on a machine just warmed (or just tired) by the other.
+          for (const build of round % 2 ? [...builds].reverse() : builds) await measure(build, s, round);
     }
-    const rows = [['scenario', `other req/s (median of ${ROUNDS})`, 'this req/s', 'this / other']];
+    const rows = [
+      [
+        'scenario',
+        `other req/s (median of ${ROUNDS})`,
+        'this req/s',
+        'this / other',
+        'p99 other → this (ms)',
+        'non-2xx other / this',
+      ],
+    ];
     for (const scenario of scenarios(builds[0]!)) {
-      const [a, b] = builds.map((build) => median(rps.get(`${scenario.name}\0${build.name}`)!));
-      rows.push([scenario.name, a!.toFixed(0), b!.toFixed(0), `${((b! / a!) * 100).toFixed(1)}%`]);
+      const [a, b] = builds.map((build) => results.get(`${scenario.name}\0${build.name}`)!);
+      const rps = [a!, b!].map((r) => median(r.map((x) => x.rps)));
+      const p99 = [a!, b!].map((r) => median(r.map((x) => x.p99)));
+      const errors = [a!, b!].map((r) => r.reduce((sum, x) => sum + x.errors, 0));
+      rows.push([
+        scenario.name,
+        rps[0]!.toFixed(0),
+        rps[1]!.toFixed(0),
+        `${((rps[1]! / rps[0]!) * 100).toFixed(1)}%`,
+        `${p99[0]} → ${p99[1]}`,
+        `${errors[0]} / ${errors[1]}`,
+      ]);
     }
     const processes = Number(process.env.WEB_CONCURRENCY || 1);
+    const engine = mysqlUrl ? 'MariaDB/MySQL, one build after the other' : 'SQLite, taken in turns';
     console.log(
-      `\nthis: ${ROOT}\nother: ${path.resolve(other)}\n${CONNECTIONS} connections, ${DURATION} s each, ${ROUNDS} rounds, taken in turns, SQLite, ` +
-        `throttling on (THROTTLE_ANON/THROTTLE_USER 1000000/second), ${processes} process${processes > 1 ? 'es' : ''} each, node ${process.version}\n`,
+      `\nthis: ${ROOT}\nother: ${path.resolve(other)}\n${CONNECTIONS} connections, ${DURATION} s each, ${ROUNDS} rounds, ${engine}, ` +
+        `throttling on (THROTTLE_ANON/THROTTLE_USER 1000000/second), ${processes} process${processes > 1 ? 'es' : ''} each, node ${process.version}, ` +
+        `load average ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}\n`,
     );
     console.log(markdownTable(rows));
   } finally {
