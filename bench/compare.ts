@@ -68,7 +68,8 @@ async function start(build: Build, databaseUrl: string): Promise<void> {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const base = `http://127.0.0.1:${build.port}`;
-  await waitForHttp(`${base}/snippets/`);
+  // A busy machine can take a while to start both workers of a build (0eeec5b took 20 s at a load of 25).
+  await waitForHttp(`${base}/snippets/`, 120000);
   const headers = {
     'Content-Type': 'application/json',
     Authorization: `Basic ${Buffer.from('bench:benchpass').toString('base64')}`,
