@@ -90,11 +90,14 @@ async function startOnce(env: NodeJS.ProcessEnv, opts: StartOptions, port: numbe
   return { child, base, env: fullEnv, exited, output: () => Buffer.concat(chunks).toString('utf8') };
 }
 
-/** Resolves once the service (started with `capture`) has written `text`: at once if it has, else on the output that holds it. */
-export function written(s: ServiceProcess, text: string): Promise<void> {
+/**
+ * Resolves once the service (started with `capture`) has written `text`, past the first `from` characters of its output:
+ * at once if it has, else on the output that holds it.
+ */
+export function written(s: ServiceProcess, text: string, from = 0): Promise<void> {
   return new Promise((resolve, reject) => {
     const check = () => {
-      if (!s.output().includes(text)) return false;
+      if (!s.output().includes(text, from)) return false;
       s.child.stdout?.off('data', check);
       s.child.stderr?.off('data', check);
       resolve();
@@ -109,6 +112,12 @@ export function written(s: ServiceProcess, text: string): Promise<void> {
     );
   });
 }
+
+/** NODE_OPTIONS that make a spawned service write IN_FLIGHT_MARK when a procedure starts (support/in-flight-marker.cjs). */
+export const markingInFlight = {
+  NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${path.join(__dirname, 'in-flight-marker.cjs')}`.trim(),
+};
+export const IN_FLIGHT_MARK = 'test: a procedure is in flight\n';
 
 export async function stopService(s: ServiceProcess): Promise<void> {
   if (s.child.exitCode === null) s.child.kill('SIGTERM');
