@@ -3,6 +3,7 @@ import http from 'node:http';
 import { expect } from 'chai';
 import {
   IN_FLIGHT_MARK,
+  marked,
   markingInFlight,
   runCli,
   serviceEnv,
@@ -76,21 +77,21 @@ describe('the service process', function () {
     // Seconds of work in highlight.js' Java grammar: the save waits for the deadline (1.5 s) in the pool.
     const slow = JSON.stringify({ code: `int ${'a'.repeat(99996)}`, language: 'java' });
     const abort = new AbortController();
-    const sent = service.output().length;
+    const sent = service.marks().length;
     const hungUp = fetch(`${service.base}/snippets/`, {
       method: 'POST',
       signal: abort.signal,
       headers: { Authorization: basic, 'Content-Type': 'application/json' },
       body: slow,
     }).catch(() => 'aborted');
-    // The save's procedure is in flight (the service says so: support/in-flight-marker.cjs): now the client hangs up.
-    await written(service, IN_FLIGHT_MARK, sent);
+    // The save's procedure is in flight (the service says so: support/service-marks.cjs): now the client hangs up.
+    await marked(service, IN_FLIGHT_MARK, sent);
     abort.abort();
     expect(await hungUp).to.equal('aborted');
     service.child.kill('SIGTERM');
     expect(await service.exited).to.equal(0);
     expect(service.output()).not.to.match(/error/i);
-    const again = await startService({ ...service.env, NODE_OPTIONS: process.env.NODE_OPTIONS });
+    const again = await startService({ ...service.env, TEST_MARK_IN_FLIGHT: '' });
     try {
       const list = (await (await fetch(`${again.base}/snippets/`)).json()) as { code: string }[];
       expect(list.map((s) => s.code.length)).to.deep.equal([100000]);
