@@ -92,8 +92,9 @@ async function startOnce(env: NodeJS.ProcessEnv, opts: StartOptions, port: numbe
     else process.stderr.write(text);
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // A last line without its newline, once stderr is closed.
   child.once(
-    'exit',
+    'close',
     () => partial && (opts.capture ? chunks.push(Buffer.from(partial)) : process.stderr.write(partial)),
   );
   const base = `http://127.0.0.1:${port}`;
