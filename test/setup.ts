@@ -5,6 +5,7 @@
 // (support/runtime.ts) on a fresh database, each test fresh apps, and the log is checked after each test and file.
 // Run with --no-parallel, the root before-all and after-all hooks run once for the whole run: the files then share
 // one runtime (each test's resetDatabase() still empties it).
+import path from 'node:path';
 import { ensureBuilt } from './support/dist';
 import { forgetLog, newLeaks } from './support/log';
 import { closeFileRuntime, forgetApps, openFileRuntime } from './support/runtime';
@@ -36,7 +37,9 @@ export const mochaHooks = {
   afterEach(this: Mocha.Context) {
     // Every app logs at debug into memory: not one credential that crossed the wire may be in it.
     const leaked = newLeaks();
-    if (leaked.length) leaks.push(`"${this.currentTest?.fullTitle()}" logged ${leaked.join(', ')}`);
+    const test = this.currentTest;
+    const where = test?.file ? ` (${path.relative(process.cwd(), test.file)})` : '';
+    if (leaked.length) leaks.push(`"${test?.fullTitle()}"${where} logged ${leaked.join(', ')}`);
   },
   async afterAll() {
     await closeFileRuntime();

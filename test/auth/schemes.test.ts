@@ -83,6 +83,13 @@ describe('AUTH_SCHEMES orders', () => {
       .expect(401);
   });
 
+  it("Basic: the password is everything after the first colon, colons and all (passport-http's split would cut it)", async () => {
+    await makeUser('carol', 'pass:with:colons');
+    const res = await api().get('/users/').set('Authorization', basic('carol', 'pass:with:colons')).expect(200);
+    expect(res.body.map((u: { username: string }) => u.username)).to.include('carol');
+    await api().get('/users/').set('Authorization', basic('carol', 'pass')).expect(401);
+  });
+
   it('Basic with a pair accepted moments ago: a password change refuses the old one at once and accepts the new', async () => {
     await api().get('/users/').set('Authorization', basic('alice')).expect(200);
     await api().get('/users/').set('Authorization', basic('alice')).expect(200);

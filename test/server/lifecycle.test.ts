@@ -1,7 +1,17 @@
 // The service as a process: probes, graceful SIGTERM with requests in flight, several processes on one port.
 import http from 'node:http';
 import { expect } from 'chai';
-import { runCli, serviceEnv, startService, stopService, written, type ServiceProcess } from '../support/process';
+import {
+  IN_FLIGHT_MARK,
+  marked,
+  markingInFlight,
+  runCli,
+  serviceEnv,
+  startService,
+  stopService,
+  written,
+  type ServiceProcess,
+} from '../support/process';
 import { heldCreate, parseAnswer } from '../support/raw-http';
 
 const basic = `Basic ${Buffer.from('alice:alicepass').toString('base64')}`;
@@ -61,25 +71,27 @@ describe('the service process', function () {
   });
 
   it('SIGTERM right after a client hung up mid-save lets the save finish before closing the database', async () => {
-    const env = serviceEnv({ HIGHLIGHT_TIMEOUT_MS: '1500', LOG_LEVEL: 'error' });
+    const env = serviceEnv({ HIGHLIGHT_TIMEOUT_MS: '1500', LOG_LEVEL: 'error', ...markingInFlight });
     await runCli(env, 'createuser', 'alice', '--password', 'alicepass');
     service = await startService(env, { capture: true });
     // Seconds of work in highlight.js' Java grammar: the save waits for the deadline (1.5 s) in the pool.
     const slow = JSON.stringify({ code: `int ${'a'.repeat(99996)}`, language: 'java' });
     const abort = new AbortController();
+    const sent = service.marks().length;
     const hungUp = fetch(`${service.base}/snippets/`, {
       method: 'POST',
       signal: abort.signal,
       headers: { Authorization: basic, 'Content-Type': 'application/json' },
       body: slow,
     }).catch(() => 'aborted');
-    await new Promise((r) => setTimeout(r, 300));
+    // The save's procedure is in flight (the service says so: support/service-marks.cjs): now the client hangs up.
+    await marked(service, IN_FLIGHT_MARK, sent);
     abort.abort();
     expect(await hungUp).to.equal('aborted');
     service.child.kill('SIGTERM');
     expect(await service.exited).to.equal(0);
     expect(service.output()).not.to.match(/error/i);
-    const again = await startService(service.env);
+    const again = await startService({ ...service.env, TEST_MARK_IN_FLIGHT: '' });
     try {
       const list = (await (await fetch(`${again.base}/snippets/`)).json()) as { code: string }[];
       expect(list.map((s) => s.code.length)).to.deep.equal([100000]);

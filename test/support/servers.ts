@@ -1,6 +1,6 @@
 // A Redis or MariaDB server of a test's own (a free port, a temporary directory), to stop, hang and resume without
 // touching the shared ones. Absent binaries make the test skip, with the reason.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -154,9 +154,16 @@ export async function startMariadb(): Promise<OwnServer> {
     path.join(dir, 'init.sql'),
     'CREATE DATABASE IF NOT EXISTS snippets CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;\n',
   );
-  const answers = async () =>
-    spawnSync('mariadb-admin', ['--no-defaults', '-h127.0.0.1', `-P${port}`, '-uroot', '--connect-timeout=2', 'ping'])
-      .status === 0;
+  // Asynchronous: a start is awaited while the test holds kept-alive connections to a service, which a blocked event
+  // loop would let the service close under them.
+  const answers = () =>
+    new Promise<boolean>((resolve) =>
+      execFile(
+        'mariadb-admin',
+        ['--no-defaults', '-h127.0.0.1', `-P${port}`, '-uroot', '--connect-timeout=2', 'ping'],
+        (err) => resolve(!err),
+      ),
+    );
   return ownServer({
     bin: 'mariadbd',
     args,

@@ -2,7 +2,8 @@
 import { expect } from 'chai';
 import { LANGUAGE_CHOICES, STYLE_CHOICES, renderPlain } from '../../../src/highlight';
 import { themeCss } from '../../../src/highlight/themes';
-import { testRuntime } from '../../support/runtime';
+import { renderedByHook } from '../../../src/models';
+import { testRuntime, testStore } from '../../support/runtime';
 
 const input = { code: 'print("hi")\n', language: 'python', style: 'friendly', title: '', linenos: false };
 
@@ -41,6 +42,27 @@ describe('the highlighted document', () => {
     expect(plain).not.to.include('<table class="highlighttable">');
     expect(plain).to.include('<div class="highlight"><pre class="hljs">');
   });
+
+  // Each combination of title and linenos, from each renderer: the highlighter's pool, the plain rendering (the
+  // fallback past the deadline) and the Snippet model's beforeSave hook (what a save stores).
+  const renderers = {
+    'the highlighter': (fields: typeof input) => testRuntime().highlighter.render(fields),
+    'the plain rendering': async (fields: typeof input) => renderPlain(fields),
+    "the model's hook": (fields: typeof input) => renderedByHook(testStore().models.Snippet, fields),
+  };
+  for (const [renderer, render] of Object.entries(renderers))
+    for (const title of ['', 'A & B'])
+      for (const linenos of [false, true])
+        it(`from ${renderer}, title ${JSON.stringify(title)} and linenos ${linenos}: the <h2> title exactly when titled, the line numbers exactly with linenos`, async () => {
+          const html = await render({ ...input, code: 'a = 1\nb = 2\n', title, linenos });
+          expect(html).to.include(`<title>${title.replace('&', '&amp;')}</title>`);
+          expect(countMatches(html, /<h2>/g)).to.equal(title ? 1 : 0);
+          // The title heads the body, before the code.
+          if (title) expect(html).to.match(/<body class="hljs">\n<h2>A &amp; B<\/h2>\n+<div class="highlight">/);
+          expect(countMatches(html, /<table class="highlighttable">/g)).to.equal(linenos ? 1 : 0);
+          expect(countMatches(html, /<span class="normal">\d+<\/span>/g)).to.equal(linenos ? 2 : 0);
+          expect(codeLines(html)).to.have.length(2);
+        });
 
   it('escapes a title and code full of <script>, quotes and &', async () => {
     const hostile = '<script>alert("x")</script> & \'quoted\' "double"';
