@@ -220,6 +220,18 @@ describe('OpenID Connect sign-in (server/auth/oidc.ts, web/oidc.ts)', function (
       expect(replay.headers.getSetCookie().some((c) => c.startsWith('sessionid='))).to.equal(false);
     });
 
+    it('whose flow cookie was altered (its signature no longer fits) is refused 400', async () => {
+      provider.signInAs('sub-alice', { preferred_username: 'alice' });
+      const context = await browser();
+      const url = await callbackUrl(context);
+      const [payload, signature] = (await cookie(context, 'oidc_flow'))!.split('.');
+      const flow = JSON.parse(Buffer.from(payload!, 'base64url').toString()) as Record<string, unknown>;
+      const altered = Buffer.from(JSON.stringify({ ...flow, next: '/users/' })).toString('base64url');
+      const res = await fetch(url, { redirect: 'manual', headers: { Cookie: `oidc_flow=${altered}.${signature}` } });
+      expect(res.status).to.equal(400);
+      expect(await users()).to.deep.equal([]);
+    });
+
     it('whose flow cookie expired (ten minutes by the runtime clock) is refused 400', async () => {
       let now = Date.now();
       site.use(noting(createApp(runtimeWith(provider.env, () => now))));
