@@ -8,8 +8,7 @@ import { RETRY_AFTER_SECONDS } from '../../src/store/errors';
 import type { Csrf } from '../auth/csrf';
 import { startSession } from '../auth/login';
 import type { OidcSignIn } from '../auth/oidc';
-import type { Urls } from '../http/urls';
-import { urls } from '../http/urls';
+import { urls, type Urls } from '../http/urls';
 import { html, type Html } from './html';
 import { layout } from './layout';
 
