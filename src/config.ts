@@ -88,6 +88,31 @@ function sqliteDirectoryProblem(url: string): string | undefined {
   return undefined;
 }
 
+/** true/false in the forms people write; unset is `fallback`. */
+function flag(fallback: boolean) {
+  return z
+    .preprocess(unsetIfEmpty, z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off']).optional())
+    .transform((v) => (v === undefined ? fallback : ['true', '1', 'yes', 'on'].includes(v)));
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * An OpenID Connect issuer: https, or http on this machine only (a provider beside the service, the tests' own), as
+ * RFC 8252 section 8.3 allows loopback redirects: anywhere else http would carry the codes and tokens in clear.
+ */
+const issuerUrl = z.preprocess(
+  unsetIfEmpty,
+  z
+    .url({ protocol: /^https?$/, error: 'expected the issuer URL, https://...' })
+    .refine((u) => {
+      const url = new URL(u);
+      return url.protocol === 'https:' || LOOPBACK_HOSTS.has(url.hostname);
+    }, 'expected https:// (http only on 127.0.0.1, localhost or [::1])')
+    .refine((u) => !new URL(u).search && !new URL(u).hash, 'expected no query or fragment')
+    .optional(),
+);
+
 const EnvSchema = z.object({
   PORT: integer(0, 65535, 8000),
   /** Processes serving one port (node:cluster); 1 serves from the main process. */
@@ -190,6 +215,18 @@ const EnvSchema = z.object({
     )
     .pipe(z.array(z.enum(['basic', 'session', 'token', 'oauth2', 'oauth1'])).min(1)),
   API_AUTH_PREFIX: z.string().default('api-auth/'),
+  /** false: the login page has no password form and refuses its POST (Basic and the token endpoints still take passwords). */
+  PASSWORD_LOGIN: flag(true),
+  /** OpenID Connect sign-in for the pages (docs/authentication.md "Single sign-on"): all three or none. */
+  OIDC_ISSUER: issuerUrl,
+  OIDC_CLIENT_ID: z.preprocess(unsetIfEmpty, z.string().optional()),
+  OIDC_CLIENT_SECRET: z.preprocess(unsetIfEmpty, z.string().optional()),
+  /** The provider's name on the login page's button: "Sign in with <OIDC_NAME>". */
+  OIDC_NAME: z.preprocess(unsetIfEmpty, z.string().max(100).default('OpenID Connect')),
+  /** The claim (of the ID token, else of the UserInfo answer) a new user's username is taken from. */
+  OIDC_USERNAME_CLAIM: z.preprocess(unsetIfEmpty, z.string().default('preferred_username')),
+  /** The deadline of each request to the provider (discovery, the code exchange, UserInfo); past it the page answers 503. */
+  OIDC_TIMEOUT_MS: integer(100, 600000, 5000),
   TOKEN_AUTH_PATH: z.string().default('api-token-auth/'),
   ACCESS_TOKEN_EXPIRES_IN: integer(1, undefined, 36000),
   THROTTLE_ANON: rate,
@@ -238,7 +275,32 @@ export type Config = z.infer<typeof EnvSchema>;
 export const CONFIG_VARIABLES = Object.keys(EnvSchema.shape) as readonly (keyof typeof EnvSchema.shape)[];
 
 /** Values a message must not repeat: secrets, and URLs that may carry a password. */
-const UNQUOTED = new Set(['SECRET_KEY', 'SNIPPETS_PASSWORD', 'DATABASE_URL', 'DATABASE_REPLICA_URLS', 'REDIS_URL']);
+const UNQUOTED = new Set([
+  'SECRET_KEY',
+  'SNIPPETS_PASSWORD',
+  'DATABASE_URL',
+  'DATABASE_REPLICA_URLS',
+  'REDIS_URL',
+  'OIDC_CLIENT_SECRET',
+]);
+
+const OIDC_REQUIRED = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const;
+
+/** OpenID Connect sign-in is on with all three of OIDC_REQUIRED, off with none; some but not all is a mistake. */
+function oidcProblem(config: Config): string | undefined {
+  const missing = OIDC_REQUIRED.filter((name) => config[name] === undefined);
+  if (missing.length === 0 || missing.length === OIDC_REQUIRED.length) return undefined;
+  return `${missing.join(', ')}: needed with ${OIDC_REQUIRED.filter((n) => !missing.includes(n)).join(', ')} (OpenID Connect sign-in takes all three)`;
+}
+
+/** The OpenID Connect provider the pages offer sign-in with, when one is configured. */
+export function oidcProvider(
+  config: Config,
+): { issuer: string; clientId: string; clientSecret: string; name: string; usernameClaim: string } | undefined {
+  const { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET: clientSecret } = config;
+  if (issuer === undefined || clientId === undefined || clientSecret === undefined) return undefined;
+  return { issuer, clientId, clientSecret, name: config.OIDC_NAME, usernameClaim: config.OIDC_USERNAME_CLAIM };
+}
 
 /**
  * Parses an environment (process.env by default). Throws an Error whose message is one line naming every bad
@@ -257,5 +319,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
     throw new Error(`config: ${[...byVariable.values()].join('; ')}`);
   }
+  const problem = oidcProblem(parsed.data);
+  if (problem) throw new Error(`config: ${problem}`);
   return parsed.data;
 }

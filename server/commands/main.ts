@@ -9,6 +9,7 @@ import { storageUsage } from './storage';
 import { createconsumer, createoauth1token } from './oauth1';
 import { migrate, serve } from './server';
 import { createclient, createtoken, deleteclient, listclients, revoketoken } from './tokens';
+import { linkuser } from './identities';
 import { CommandError, UsageError, type Command, type Terminal } from './types';
 import { commandHelp, parseCommandLine, toolHelp, usageLine } from './usage';
 
@@ -19,6 +20,7 @@ export const COMMANDS: Command[] = [
   deactivateuser,
   activateuser,
   deleteuser,
+  linkuser,
   createtoken,
   revoketoken,
   createclient,

@@ -2,13 +2,13 @@
 import { z } from 'zod';
 import { isDuplicate } from '../../src/store/errors';
 import { createUser, setPassword } from '../../src/auth/users';
+import { USERNAME_PATTERN } from '../../src/auth/identities';
 import { deleteUserCascading, updateActive } from '../../src/users/store';
 import { migrate } from '../../src/store/migrate';
 import { confirmed } from './confirm';
 import { readPassword } from './password';
 import { command, CommandError, existingUser, terminalOf, UsageError } from './types';
 
-const USERNAME = /^[\w.@+-]{1,150}$/;
 /** The users table's email column is 254 characters, the longest address SMTP carries. */
 const EMAIL = z.email().max(254);
 
@@ -33,7 +33,7 @@ export const createuser = command({
       runtime: { config, store },
       out,
     } = ctx;
-    if (!USERNAME.test(username!))
+    if (!USERNAME_PATTERN.test(username!))
       throw new UsageError('enter a valid username: up to 150 letters, digits and @/./+/-/_ only');
     if (options.email !== undefined && !EMAIL.safeParse(options.email).success) {
       throw new UsageError(`--email: ${JSON.stringify(options.email)} is not a valid e-mail address`);

@@ -24,8 +24,12 @@ export async function hashPassword(password: string, iterations = DEFAULT_ITERAT
 export async function verifyPassword(password: string, encoded: string): Promise<boolean> {
   const [algorithm, iterationsText, salt, expected] = encoded.split('$');
   const iterations = Number(iterationsText);
-  if (algorithm !== ALGORITHM || !salt || !expected || !Number.isSafeInteger(iterations) || iterations < 1)
+  if (algorithm !== ALGORITHM || !salt || !expected || !Number.isSafeInteger(iterations) || iterations < 1) {
+    // An unusable password (a user made by an OpenID Connect sign-in, src/auth/identities.ts) costs what a wrong one
+    // costs, so the time of a failed check does not tell which users have no password.
+    await derive(password, 'timingequaliser', DEFAULT_ITERATIONS);
     return false;
+  }
   const actual = await derive(password, salt, iterations);
   const wanted = Buffer.from(expected, 'base64');
   return wanted.length === actual.length && timingSafeEqual(wanted, actual);

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { CONFIG_VARIABLES, loadConfig } from '../../src/config';
+import { CONFIG_VARIABLES, loadConfig, oidcProvider } from '../../src/config';
 import { MAIN } from '../support/process';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -124,6 +124,53 @@ describe('loadConfig', () => {
       const c = loadConfig({ ...SECRET, THROTTLE_ANON: '', THROTTLE_USER: '' });
       expect(c.THROTTLE_ANON).to.equal(undefined);
       expect(c.THROTTLE_USER).to.equal(undefined);
+    });
+  });
+
+  describe('OpenID Connect sign-in and PASSWORD_LOGIN', () => {
+    const OIDC = {
+      OIDC_ISSUER: 'https://id.example.com/realms/x',
+      OIDC_CLIENT_ID: 'c',
+      OIDC_CLIENT_SECRET: 'secret-1',
+    };
+
+    it('is off by default, with the password form on', () => {
+      const c = loadConfig(SECRET);
+      expect(oidcProvider(c)).to.equal(undefined);
+      expect(c).to.include({ PASSWORD_LOGIN: true, OIDC_NAME: 'OpenID Connect', OIDC_TIMEOUT_MS: 5000 });
+    });
+
+    it('is on with the issuer, the client id and the secret', () => {
+      expect(oidcProvider(loadConfig({ ...SECRET, ...OIDC, OIDC_NAME: 'Keycloak' }))).to.deep.equal({
+        issuer: OIDC.OIDC_ISSUER,
+        clientId: 'c',
+        clientSecret: 'secret-1',
+        name: 'Keycloak',
+        usernameClaim: 'preferred_username',
+      });
+    });
+
+    it('refuses some of the three without the others, naming the missing ones and never the secret', () => {
+      expect(() => loadConfig({ ...SECRET, OIDC_ISSUER: OIDC.OIDC_ISSUER, OIDC_CLIENT_SECRET: 'secret-1' })).to.throw(
+        'config: OIDC_CLIENT_ID: needed with OIDC_ISSUER, OIDC_CLIENT_SECRET (OpenID Connect sign-in takes all three)',
+      );
+    });
+
+    it('takes http:// only on a loopback host', () => {
+      for (const host of ['127.0.0.1:9000', 'localhost:9000', '[::1]:9000'])
+        expect(loadConfig({ ...SECRET, ...OIDC, OIDC_ISSUER: `http://${host}` }).OIDC_ISSUER).to.equal(
+          `http://${host}`,
+        );
+      expect(() => loadConfig({ ...SECRET, ...OIDC, OIDC_ISSUER: 'http://id.example.com' })).to.throw(
+        /^config: OIDC_ISSUER: expected https:\/\/ \(http only on 127\.0\.0\.1, localhost or \[::1\]\)/,
+      );
+      expect(() => loadConfig({ ...SECRET, ...OIDC, OIDC_ISSUER: 'ftp://id.example.com' })).to.throw(/OIDC_ISSUER/);
+    });
+
+    it('parses PASSWORD_LOGIN as a flag', () => {
+      expect(loadConfig({ ...SECRET, PASSWORD_LOGIN: 'false' }).PASSWORD_LOGIN).to.equal(false);
+      expect(loadConfig({ ...SECRET, PASSWORD_LOGIN: 'off' }).PASSWORD_LOGIN).to.equal(false);
+      expect(() => loadConfig({ ...SECRET, PASSWORD_LOGIN: 'nope' })).to.throw(/PASSWORD_LOGIN/);
     });
   });
 

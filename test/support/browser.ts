@@ -14,10 +14,24 @@ export interface Harness {
 }
 
 export async function startBrowser(overrides: Record<string, string> = {}): Promise<Harness> {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does)`);
   const server = http.createServer(app(overrides));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const browser = await chromium.launch({
+  const browser = await launchChromium();
+  return {
+    browser,
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      await browser.close();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+/** Debian's Chromium, headless, with nothing of its own going to the network. */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does)`);
+  return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: [
@@ -30,15 +44,6 @@ export async function startBrowser(overrides: Record<string, string> = {}): Prom
       '--disable-sync',
     ],
   });
-  return {
-    browser,
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    async close() {
-      await browser.close();
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-    },
-  };
 }
 
 /** Everything a page reports that would mean it misbehaved: console errors, uncaught errors, dialogs. */
