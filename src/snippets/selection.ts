@@ -80,7 +80,7 @@ async function searchConditions(
     const long = terms.filter((t) => !isShortTerm(t));
     if (long.length) {
       // A long term is asked of the index by a few of its pieces, and checked whole on the rows they find.
-      const use = await searchIndex(store, long.flatMap(indexedChunks).map(ftsString).join(' AND '));
+      const use = await searchIndex(store, [...new Set(long.flatMap(indexedChunks))].map(ftsString));
       if ('page' in use) index = use;
       else {
         where.push(use.where);

@@ -159,3 +159,42 @@ describe('long search terms', () => {
     expect(await search(`"${term}"`)).to.deep.equal([found]);
   });
 });
+
+describe('two terms of thousands of matches each', function () {
+  this.timeout(120_000);
+  const list = async (search: string) => {
+    const seen: string[] = [];
+    let next: string | undefined = `/snippets/?${new URLSearchParams({ search, limit: '2' })}`;
+    while (next) {
+      const res = await api().get(next).expect(200);
+      seen.push(...(res.body as Listed[]).map((s) => s.code));
+      const m = /<([^>]+)>;\s*rel="next"/.exec(res.headers.link ?? '');
+      next = m ? new URL(m[1]!).pathname + new URL(m[1]!).search : undefined;
+    }
+    return seen;
+  };
+
+  before(async () => {
+    await resetDatabase();
+    const owner = (await makeUser('alice')).id;
+    // alpha in the even snippets, beta in the odd ones (2,150 each: past the 2,000 the index hands over as ids), both
+    // in every thousandth; zeta beside alpha in three.
+    const code = (i: number) =>
+      `${i % 2 === 0 || i % 1000 === 1 ? 'alpha ' : ''}${i % 2 === 1 ? 'beta ' : ''}${i % 1500 === 4 ? 'zeta ' : ''}${i}`;
+    await testStore().models.Snippet.bulkCreate(
+      Array.from({ length: 4300 }, (_, i) => ({
+        code: code(i),
+        title: '',
+        language: 'python',
+        ownerId: owner,
+        created: new Date(Date.UTC(2026, 0, 1) + i * 1000),
+      })),
+    );
+  });
+
+  it('finds where two common terms meet, and a rare one beside a common one, exactly', async () => {
+    expect(await list('beta alpha')).to.deep.equal([1, 1001, 2001, 3001, 4001].map((i) => `alpha beta ${i}`));
+    expect(await list('ALPHA zeta')).to.deep.equal(['alpha zeta 4', 'alpha zeta 1504', 'alpha zeta 3004']);
+    expect(await list('zeta beta')).to.deep.equal([]);
+  });
+});
