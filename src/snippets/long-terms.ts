@@ -1,7 +1,8 @@
 // A long search term on SQLite: FTS5 checks a phrase's trigrams position by position, so a long phrase of a few
 // repeated trigrams (`retretret…`, 1,000 characters) costs its length times every snippet holding those trigrams
-// (1.6 s at 20,000 snippets, docs/benchmarks.md "Search"). Such a term is asked of the index by at most three pieces
-// of it, deduplicated, and each row the index finds is checked for the whole term with GLOB.
+// (2.0 s at 10,800 snippets, its three pieces of 16 characters 18 to 168 ms: docs/api.md "Finding snippets"). Such a
+// term is asked of the index by at most three pieces of it, deduplicated, and each row the index finds is checked for
+// the whole term with GLOB.
 
 /** Terms up to this many characters (code points) go to the index whole. */
 export const INDEXED_CHARS = 16;
