@@ -159,6 +159,34 @@ const abandonedSearches: Attack = {
   },
 };
 
+/**
+ * Issue 28's searches, each asked until answered: the rare term, one non-ASCII character, a 999-character repetitive
+ * phrase, and short terms alone and with the other filters (one owner, one language, a creation window).
+ */
+const SEARCH_FLOOD = [
+  `search=${RARE_TERM}`,
+  `search=${encodeURIComponent('¤')}`,
+  `search=${'ret'.repeat(333)}`,
+  'search=zq',
+  'search=q%3B&owner=user7&language=go',
+  'search=zq&created_after=2026-01-01T10%3A00&ordering=-created',
+];
+
+const searchFlood: Attack = {
+  name: 'search-flood',
+  summary: `anonymous, 16 clients each waiting for its answer: GET /snippets/?limit=100&search= ${RARE_TERM}, ¤, ret×333, zq, "q;" with owner and language, zq with created_after, in turn`,
+  async start(ctx) {
+    const paths = SEARCH_FLOOD.map((q) => `/snippets/?limit=100&${q}`);
+    return plain(
+      loops(ctx.port, {
+        clients: 16,
+        giveUpMs: 30000,
+        request: (client, n) => ({ method: 'GET', path: paths[(client + n) % paths.length]! }),
+      }),
+    );
+  },
+};
+
 const bigDiffs: Attack = {
   name: 'diff-50k-lines',
   summary:
@@ -277,6 +305,7 @@ export const ATTACKS: Attack[] = [
   listAll,
   revisionsPage,
   abandonedSearches,
+  searchFlood,
   bigDiffs,
   bigPuts,
   halfClosedCreates,

@@ -190,6 +190,11 @@ const EnvSchema = z.object({
    * it the statement is stopped in the engine and the request answers 503 with Retry-After.
    */
   SEARCH_TIMEOUT_MS: integer(100, 600000, 5000),
+  /**
+   * The snippets one page of a search examines at most (those its other filters leave, in list order): a page that
+   * finds fewer matches among them than its limit answers those, with the cursor of the rest (docs/api.md).
+   */
+  SEARCH_SCAN_ROWS: integer(10, 1_000_000, 2000),
   /** redis://[user:pass@]host:port[/db] (rediss:// for TLS): sessions and throttle counters live there; unset, in the database. */
   REDIS_URL: z.preprocess(
     (v) => (v === '' ? undefined : v),

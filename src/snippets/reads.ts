@@ -8,6 +8,7 @@ import type { FieldSpec } from '../schemas/table';
 import { PLAIN_LIST, type ListSelection } from './selection';
 import type { Bounds } from './search-index';
 import { rowBytes, rowsWithin } from '../store/page-budget';
+import { upTo, windowOf, type Position, type Window } from './scan-window';
 
 /** Where each key of the representation comes from: the snippet's column, or the joined owner's username. */
 const sqlOf = (name: string, field: FieldSpec) => (field.kind === 'owner' ? 'u.username' : `s.${columnName(name)}`);
@@ -71,11 +72,8 @@ function afterKey(selection: ListSelection, after: Key): { where: string[]; para
   return { where, params: [...selection.params, after.created, after.created, after.id] };
 }
 
-/** A position in the list: the (created, id) of the last snippet seen. */
-interface Key {
-  created: string | Date;
-  id: number;
-}
+/** A position in the list: the (created, id) of the last snippet seen (or examined, by a search page). */
+type Key = Position;
 
 export class InvalidCursor extends Error {}
 
@@ -105,12 +103,24 @@ function decodeCursor(store: Store, cursor: string): Key {
   throw new InvalidCursor('Invalid cursor');
 }
 
-/** The rows up to a key, inclusive, in the list's direction. */
-function upToKey(descending: boolean, key: Key): { where: string; params: unknown[] } {
-  const cmp = descending ? '>' : '<';
+/**
+ * The conditions of a page within `bounds`: a search's narrowed to its window (src/snippets/scan-window.ts), then to
+ * its index's matches, then its costly checks; `end` is where its window stops short of the list's end.
+ */
+async function pageConditions(
+  store: Store,
+  selection: ListSelection,
+  bounds: Bounds,
+  wanted: number,
+  inclusive: boolean,
+): Promise<{ where: string[]; params: unknown[]; end?: Key }> {
+  const window: Window | undefined = selection.scan && (await windowOf(store, selection.scan, bounds, inclusive));
+  const { where, params } = await narrowed(selection, window?.bounds ?? bounds, wanted);
+  if (!window) return { where, params };
   return {
-    where: `(s.created ${cmp} ? OR (s.created = ? AND s.id ${cmp}= ?))`,
-    params: [key.created, key.created, key.id],
+    where: [...where.map((w) => `(${w})`), ...window.check],
+    params: [...params, ...window.params],
+    end: window.end,
   };
 }
 
@@ -128,10 +138,12 @@ async function rowsAfter<T>(
   limit: number,
   selection: ListSelection,
 ): Promise<{ rows: T[]; last?: Key; more: boolean }> {
-  const { where, params } = await narrowed(
+  const { where, params, end } = await pageConditions(
+    store,
     selection,
     { ...(after ? afterKey(selection, after) : selection), descending: selection.descending },
     limit + 1,
+    true,
   );
   const order = orderOf(selection.descending);
   const sized = await select<Key & { size: number | string }>(
@@ -144,18 +156,20 @@ async function rowsAfter<T>(
     sized.map((r) => r.size),
     limit,
   );
-  if (!kept) return { rows: [], more: false };
+  // A search page whose window ended short of the list hands the rows past it to its cursor: the window's last row.
+  if (!kept) return end ? { rows: [], last: end, more: true } : { rows: [], more: false };
   const lastKept = sized[kept - 1]!;
-  const upTo = upToKey(selection.descending, lastKept);
+  const through = upTo(selection.descending, lastKept, true);
   const rows = await select<T & Key>(
     store,
-    `SELECT ${columns}, s.created ${SNIPPET_FROM(store)}${whereOf([...where.map((w) => `(${w})`), upTo.where])} ${order} LIMIT ?`,
-    [...params, ...upTo.params, kept],
+    `SELECT ${columns}, s.created ${SNIPPET_FROM(store)}${whereOf([...where.map((w) => `(${w})`), through.where])} ${order} LIMIT ?`,
+    [...params, ...through.params, kept],
     selection.kind,
   );
   const last = rows[rows.length - 1];
   // A snippet added or deleted between the two statements moves the page's end: the cursor is the last row sent.
   const more = sized.length > kept || (last !== undefined && Number(last.id) !== Number(lastKept.id));
+  if (!more && end) return { rows, last: end, more: true };
   return { rows, last: last && { created: last.created, id: last.id }, more };
 }
 
@@ -207,14 +221,15 @@ export async function previousCursor(
     params: [...selection.params, key.created, key.created, key.id],
     descending: !selection.descending,
   };
-  const { where, params } = await narrowed(selection, bounds, limit + 1);
+  // A search reads back through one window at most: the first row past it is then the cursor of the page before.
+  const { where, params, end } = await pageConditions(store, selection, bounds, limit + 1, false);
   const rows = await select<Key & { size: number | string }>(
     store,
     `SELECT s.id, s.created, ${rowBytes('s')} AS size FROM snippets s${whereOf(where)} ${orderOf(!selection.descending)} LIMIT ?`,
     [...params, limit + 1],
     selection.kind,
   );
-  if (!rows.length) return undefined;
+  if (!rows.length && !end) return undefined;
   // The page before holds what fits in a page (PAGE_BYTES), as a page read forwards from its cursor does.
   const before =
     rows[
@@ -222,7 +237,7 @@ export async function previousCursor(
         rows.map((r) => r.size),
         limit,
       )
-    ];
+    ] ?? end;
   return before ? { cursor: encodeCursor(before, selection.key) } : {};
 }
 

@@ -65,7 +65,7 @@ export const snippetsRouter = router({
     )
     .query(async ({ ctx, input }) => {
       const { store } = ctx.runtime;
-      const selection = await selectionOf(store, input ?? {});
+      const selection = await selectionOf(store, input ?? {}, ctx.runtime.config.SEARCH_SCAN_ROWS);
       // Without a limit, the first page of DEFAULT_PAGE (/trpc): the REST facade streams a whole list page after page.
       try {
         return await snippetPage(store, input?.limit ?? DEFAULT_PAGE, input?.cursor, selection);
@@ -111,7 +111,8 @@ export const snippetsRouter = router({
       if (!input?.limit || !input.cursor) return null;
       const { store } = ctx.runtime;
       try {
-        return (await previousCursor(store, input.limit, input.cursor, await selectionOf(store, input))) ?? null;
+        const selection = await selectionOf(store, input, ctx.runtime.config.SEARCH_SCAN_ROWS);
+        return (await previousCursor(store, input.limit, input.cursor, selection)) ?? null;
       } catch (err) {
         if (err instanceof InvalidCursor) return null;
         throw err;

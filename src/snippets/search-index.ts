@@ -36,15 +36,27 @@ const idsIn = (ids: number[]): Condition => ({
   params: [JSON.stringify(ids)],
 });
 
-/** How the list uses the index for an FTS5 query `match` (terms as FTS5 strings, joined by AND). */
-export async function searchIndex(store: Store, match: string): Promise<Condition | SearchIndexUse> {
-  const rows = await select<{ id: number }>(
-    store,
-    'SELECT rowid AS id FROM snippet_search WHERE snippet_search MATCH ? LIMIT ?',
-    [match, FEW_MATCHES + 1],
-    'search',
-  );
-  if (rows.length <= FEW_MATCHES) return idsIn(rows.map((r) => r.id));
+/**
+ * How the list uses the index for FTS5 strings `terms` (each a phrase; a snippet matches when it holds them all). Each
+ * term is first asked alone for its first FEW_MATCHES + 1 matches, longest first (the likelier rare), and their AND
+ * only once one of them is rare: FTS5 then steps through the rare term's matches, seeking in the other lists. Two
+ * common terms that seldom meet (`return self`) are never asked at once over the whole index, which reads both lists
+ * to their ends: the list is walked, window by window, each window's matches of them all asked by id range.
+ */
+export async function searchIndex(store: Store, terms: string[]): Promise<Condition | SearchIndexUse> {
+  const match = terms.join(' AND ');
+  const matches = (query: string) =>
+    select<{ id: number }>(
+      store,
+      'SELECT rowid AS id FROM snippet_search WHERE snippet_search MATCH ? LIMIT ?',
+      [query, FEW_MATCHES + 1],
+      'search',
+    );
+  for (const term of [...terms].sort((a, b) => b.length - a.length)) {
+    const rows = await matches(term);
+    if (rows.length > FEW_MATCHES) continue;
+    return idsIn((terms.length === 1 || !rows.length ? rows : await matches(match)).map((r) => r.id));
+  }
   return {
     whole: { where: 's.id IN (SELECT rowid FROM snippet_search WHERE snippet_search MATCH ?)', params: [match] },
     page: (bounds, wanted) => walk(store, match, bounds, wanted),

@@ -4,6 +4,7 @@ import { filterKey, isShortTerm, parseInstant, searchTerms, type SnippetFilters 
 import { isSqlite, type Store } from '../store/database';
 import type { ReadKind } from '../store/select';
 import { searchIndex, type SearchIndexUse } from './search-index';
+import { globOf, indexedChunks, isLongTerm } from './long-terms';
 
 /**
  * What a list selects and in which direction; `key` binds its cursors to it (none for the plain list). `index`, when
@@ -18,6 +19,19 @@ export interface ListSelection {
   key?: string;
   index?: SearchIndexUse;
   kind?: ReadKind;
+  /** A search's bound (src/snippets/scan-window.ts): the rows a page examines at most, and the checks run on those only. */
+  scan?: Scan;
+}
+
+/**
+ * The work of a search page, bounded: it examines at most `rows` snippets that pass the list's other conditions (the
+ * index's ids among them), in list order, runs `check` (the costly conditions: a substring looked for in the text) on
+ * those alone, and hands what lies past them to its cursor.
+ */
+export interface Scan {
+  rows: number;
+  check: string[];
+  params: unknown[];
 }
 
 export const PLAIN_LIST: ListSelection = { where: [], params: [], descending: false };
@@ -56,36 +70,49 @@ function caseVariants(term: string): string[] {
 async function searchConditions(
   store: Store,
   terms: string[],
-): Promise<{ where: string[]; params: unknown[]; index?: SearchIndexUse }> {
+): Promise<{ where: string[]; params: unknown[]; check: string[]; checkParams: unknown[]; index?: SearchIndexUse }> {
   const where: string[] = [];
   const params: unknown[] = [];
+  const check: string[] = [];
+  const checkParams: unknown[] = [];
   let index: SearchIndexUse | undefined;
   if (isSqlite(store)) {
     const long = terms.filter((t) => !isShortTerm(t));
     if (long.length) {
-      const use = await searchIndex(store, long.map(ftsString).join(' AND '));
+      // A long term is asked of the index by a few of its pieces, and checked whole on the rows they find.
+      const use = await searchIndex(store, [...new Set(long.flatMap(indexedChunks))].map(ftsString));
       if ('page' in use) index = use;
       else {
         where.push(use.where);
         params.push(...use.params);
       }
     }
+    for (const term of long.filter(isLongTerm)) {
+      check.push('(s.title GLOB ? OR s.code GLOB ?)');
+      checkParams.push(globOf(term), globOf(term));
+    }
     for (const term of terms.filter(isShortTerm)) {
       const variants = caseVariants(term);
-      where.push(`(${variants.map(() => 'instr(s.title, ?) > 0 OR instr(s.code, ?) > 0').join(' OR ')})`);
-      for (const v of variants) params.push(v, v);
+      check.push(`(${variants.map(() => 'instr(s.title, ?) > 0 OR instr(s.code, ?) > 0').join(' OR ')})`);
+      for (const v of variants) checkParams.push(v, v);
     }
-    return { where, params, index };
+    return { where, params, check, checkParams, index };
   }
   for (const term of terms) {
-    where.push('(INSTR(LOWER(s.title), LOWER(?)) > 0 OR INSTR(LOWER(s.code), LOWER(?)) > 0)');
-    params.push(term, term);
+    check.push('(INSTR(LOWER(s.title), LOWER(?)) > 0 OR INSTR(LOWER(s.code), LOWER(?)) > 0)');
+    checkParams.push(term, term);
   }
-  return { where, params };
+  return { where, params, check, checkParams };
 }
 
-/** The selection the procedure's filters ask for; the plain list when they ask for nothing. */
-export async function selectionOf(store: Store, filters: SnippetFilters): Promise<ListSelection> {
+/** The rows a search page examines at most by default (SEARCH_SCAN_ROWS, docs/configuration.md). */
+export const SCAN_ROWS = 2000;
+
+/**
+ * The selection the procedure's filters ask for; the plain list when they ask for nothing. A search's pages examine
+ * at most `scanRows` snippets each.
+ */
+export async function selectionOf(store: Store, filters: SnippetFilters, scanRows = SCAN_ROWS): Promise<ListSelection> {
   const where: string[] = [];
   const params: unknown[] = [];
   if (filters.owner !== undefined) {
@@ -117,5 +144,6 @@ export async function selectionOf(store: Store, filters: SnippetFilters): Promis
     key: filterKey(filters),
     index: search.index,
     kind: terms.length ? 'search' : 'read',
+    scan: terms.length ? { rows: scanRows, check: search.check, params: search.checkParams } : undefined,
   };
 }
