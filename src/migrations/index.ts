@@ -9,6 +9,7 @@ import * as m0006 from './0006-snippet-search';
 import * as m0007 from './0007-snippet-revisions';
 import * as m0008 from './0008-snippets-owner-created';
 import * as m0009 from './0009-storage-usage';
+import * as m0011 from './0011-personal-tokens';
 
 export interface Migration {
   name: string;
@@ -26,4 +27,5 @@ export const migrations: Migration[] = [
   { name: '0007-snippet-revisions', ...m0007 },
   { name: '0008-snippets-owner-created', ...m0008 },
   { name: '0009-storage-usage', ...m0009 },
+  { name: '0011-personal-tokens', ...m0011 },
 ];
