@@ -165,6 +165,18 @@ describe('personal access tokens', () => {
     });
   });
 
+  describe('OPTIONS /tokens/', () => {
+    it("describes the token's create fields to a signed-in user, not a snippet's", async () => {
+      const res = await api().options('/tokens/').set('Authorization', basic('alice')).expect(200);
+      expect(Object.keys(res.body.actions.POST)).to.deep.equal(['name', 'scopes', 'expires_in']);
+      expect(res.body.actions.POST.scopes.choices).to.deep.equal([
+        { value: 'read', display_name: 'read' },
+        { value: 'write', display_name: 'write' },
+      ]);
+      expect((await api().options('/tokens/').expect(200)).body).not.to.have.property('actions');
+    });
+  });
+
   describe('GET /tokens/', () => {
     it("lists the user's own tokens, oldest first, never a key", async () => {
       const first = await createToken({ name: 'one', scopes: ['read'] });
