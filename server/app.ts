@@ -22,6 +22,7 @@ import { openapiRouter } from './openapi/routes';
 import { securityHeaders } from './security-headers';
 import { trpcEndpoint } from './trpc-endpoint';
 import { renderApiPage } from './web/api-page';
+import { loginFirst } from './web/login-first';
 import { loginPages } from './web/login';
 import { favicon, staticAssets } from './web/pages';
 import { snippetViews } from './web/snippet-views';
@@ -60,10 +61,12 @@ export function createApp(runtime: Runtime): Express {
   app.use(loginPages(runtime, urls, config.API_AUTH_PREFIX, throttle, csrf));
   app.use(tokenIssueRoutes(runtime, urls, config.TOKEN_AUTH_PATH, throttle));
   app.use('/trpc', trpcEndpoint(schemes[0]?.challenge, throttle, config.TRPC_MAX_BATCH));
+  // The API reference stays open in a private deployment; every read after it needs a requester there.
+  app.use(openapiRouter(config));
+  app.use(loginFirst(config));
   app.all('/', apiRoot);
   app.use(restFacade(routes));
   app.use(snippetViews(urls));
-  app.use(openapiRouter(config));
   app.use(notFoundHandler);
   app.use(errorHandler());
   return app;

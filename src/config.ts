@@ -234,6 +234,15 @@ const EnvSchema = z.object({
   OIDC_TIMEOUT_MS: integer(100, 600000, 5000),
   TOKEN_AUTH_PATH: z.string().default('api-token-auth/'),
   ACCESS_TOKEN_EXPIRES_IN: integer(1, undefined, 36000),
+  /** A personal access token's lifetime in seconds when its creator gives no `expires_in` (docs/authentication.md). */
+  PERSONAL_TOKEN_EXPIRES_IN: integer(60, undefined, 90 * 24 * 3600),
+  /** The longest `expires_in` a personal access token may be given; every token expires. */
+  PERSONAL_TOKEN_EXPIRES_MAX: integer(60, undefined, 365 * 24 * 3600),
+  /**
+   * Who may read: `anyone` (the contract), or `authenticated`, a private deployment where every read (REST, /trpc, the
+   * pages, raw, highlight, the users, search) needs a signed-in requester; the probes and the API reference stay open.
+   */
+  READ_ACCESS: z.enum(['anyone', 'authenticated']).default('anyone'),
   THROTTLE_ANON: rate,
   /**
    * On by default, at a rate no person reaches (docs/configuration.md): a script's loop is what it stops. Only an empty
@@ -313,7 +322,14 @@ export function oidcProvider(
  * Reads nothing but `env` and writes nothing.
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = EnvSchema.safeParse(env);
+  const parsed = EnvSchema.superRefine((c, ctx) => {
+    if (c.PERSONAL_TOKEN_EXPIRES_IN > c.PERSONAL_TOKEN_EXPIRES_MAX)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PERSONAL_TOKEN_EXPIRES_IN'],
+        message: `must not be more than PERSONAL_TOKEN_EXPIRES_MAX (${c.PERSONAL_TOKEN_EXPIRES_MAX})`,
+      });
+  }).safeParse(env);
   if (!parsed.success) {
     const byVariable = new Map<string, string>();
     for (const issue of parsed.error.issues) {

@@ -1,5 +1,6 @@
 // The tRPC context: the runtime the procedures work with, who is asking (set by the HTTP edge's authentication chain),
 // with what credential, and the logger of the request (its records carry the request's id).
+import type { Scope } from './auth/personal-tokens';
 import type { AuthUser } from './requester';
 import type { Logger } from './log';
 import type { Runtime } from './runtime';
@@ -11,6 +12,13 @@ export interface Context {
   user: AuthUser | null;
   /** The scheme's auth information (the token record for Token auth), or null. */
   auth: unknown;
+  /** The authentication scheme that found the user (`basic`, `session`, `token`, `oauth2`, `oauth1`), or null. */
+  scheme: string | null;
+  /**
+   * What the credential may do, when it is limited: a personal access token's scopes (src/access.ts). Null: all the
+   * user may do (a password, a session, the user's Token).
+   */
+  scopes: readonly Scope[] | null;
   /** The client's address as the throttles key it (Express's req.ip: TRUST_PROXY's proxies' X-Forwarded-For believed), if known. */
   address?: string;
   /** Where a procedure says what the service did about a request beside answering it (a write retried, say). */
@@ -49,6 +57,8 @@ export function createContextInner(opts: Pick<Context, 'runtime'> & Partial<Cont
     runtime: opts.runtime,
     user: opts.user ?? null,
     auth: opts.auth ?? null,
+    scheme: opts.scheme ?? null,
+    scopes: opts.scopes ?? null,
     address: opts.address,
     log: opts.log ?? opts.runtime.log,
     challenge: opts.challenge,

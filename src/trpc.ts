@@ -2,6 +2,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { OpenApiMeta } from 'trpc-to-openapi';
+import { assertAccess, type AccessMeta } from './access';
 import type { Context } from './context';
 import { NOT_AUTHENTICATED } from './errors';
 import { refusalOf, trpcCodeOf } from './refusal';
@@ -14,7 +15,7 @@ import { unavailableDetail } from './store/errors';
  * answer differs from the method's usual one.
  */
 // A type, not an interface: tRPC's meta must be indexable.
-export type RouteMeta = {
+export type RouteMeta = AccessMeta & {
   name?: string;
   paged?: boolean;
   /** The success status when it is not the method's usual one (a POST that creates nothing answers 200, not 201). */
@@ -51,12 +52,14 @@ const t = initTRPC
 export const router = t.router;
 /**
  * Every procedure is first counted against the throttle where the context asks it to (each call of a /trpc batch),
- * then counted in flight: a shutdown lets it finish (a client that hung up does not stop a save). A query's reads stop
+ * then judged by the access rule (src/access.ts: READ_ACCESS, a token's scopes, sign-in-only procedures), then counted
+ * in flight: a shutdown lets it finish (a client that hung up does not stop a save). A query's reads stop
  * when its client goes away (`ctx.signal`). A store that stayed busy past its bound, or is out of reach, is the
  * service's momentary trouble, not a fault: SERVICE_UNAVAILABLE (503).
  */
-export const publicProcedure = t.procedure.use(async ({ ctx, next, type }) => {
+export const publicProcedure = t.procedure.use(async ({ ctx, next, type, meta }) => {
   await ctx.admit?.();
+  assertAccess(ctx, type, meta);
   const { signal } = ctx;
   const result = await ctx.runtime.inflight.tracked(() =>
     type === 'query' && signal ? cancelledWith(signal, () => next()) : next(),

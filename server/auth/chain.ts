@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { Requester, Scheme } from './types';
 
-const ANONYMOUS: Requester = Object.freeze({ user: null, auth: null, scheme: null });
+const ANONYMOUS: Requester = Object.freeze({ user: null, auth: null, scheme: null, scopes: null });
 
 export function authenticationChain(schemes: readonly Scheme[]): RequestHandler {
   const challenge = schemes[0]?.challenge;
@@ -14,7 +14,12 @@ export function authenticationChain(schemes: readonly Scheme[]): RequestHandler 
       for (const scheme of schemes) {
         const result = await scheme.authenticate(req, res);
         if (result) {
-          req.requester = { user: result.user, auth: result.auth ?? null, scheme: scheme.name };
+          req.requester = {
+            user: result.user,
+            auth: result.auth ?? null,
+            scheme: scheme.name,
+            scopes: result.scopes ?? null,
+          };
           break;
         }
       }

@@ -15,6 +15,8 @@ export function requestContext(req: ContextSource, seen: Seen = {}): Context {
     runtime: req.app.locals.runtime,
     user: req.requester.user,
     auth: req.requester.auth,
+    scheme: req.requester.scheme,
+    scopes: req.requester.scopes,
     address: req.ip,
     log: req.log,
     challenge: req.res?.locals.challenge,

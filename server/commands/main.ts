@@ -8,7 +8,7 @@ import { rehighlight } from './rehighlight';
 import { storageUsage } from './storage';
 import { createconsumer, createoauth1token } from './oauth1';
 import { migrate, serve } from './server';
-import { createclient, createtoken, deleteclient, listclients, revoketoken } from './tokens';
+import { createclient, createtoken, deleteclient, listclients, listtokens, revoketoken } from './tokens';
 import { linkuser } from './identities';
 import { CommandError, UsageError, type Command, type Terminal } from './types';
 import { commandHelp, parseCommandLine, toolHelp, usageLine } from './usage';
@@ -22,6 +22,7 @@ export const COMMANDS: Command[] = [
   deleteuser,
   linkuser,
   createtoken,
+  listtokens,
   revoketoken,
   createclient,
   listclients,

@@ -7,7 +7,7 @@ import { Snippet } from '../../src/snippets/schema';
 import { User } from '../../src/users/schema';
 import { Revision } from '../../src/snippets/revision';
 import { ERROR_SCHEMAS, errorResponseName, errorResponses } from './components';
-import { BODY_SCHEMA, generatedWriteBody, servedPaths } from './paths';
+import { BODY_SCHEMA, generatedWriteBody, OTHER_BODY_SCHEMAS, servedPaths } from './paths';
 import { firstChallenge, securitySchemes, type SecurityOptions } from './security';
 import { snippetInputSchema } from './snippet-input';
 import { AUTH_SCHEMAS, authPaths } from './auth-paths';
@@ -58,6 +58,7 @@ export function buildOpenApiDocument(options: SecurityOptions = DEFAULT_SECURITY
     tags: [
       { name: 'snippets', description: 'Code snippets; the owner is whoever created it.' },
       { name: 'users', description: 'Read-only user records with the ids of the snippets each owns.' },
+      { name: 'tokens', description: 'Your personal access tokens: named, scoped, expiring; each key shown once.' },
       { name: 'authentication', description: 'Tokens, OAuth 2.0 tokens, and the session login and logout pages.' },
       { name: 'api', description: 'The API root and this description.' },
       { name: 'operations', description: 'Probes for load balancers and orchestrators.' },
@@ -67,6 +68,12 @@ export function buildOpenApiDocument(options: SecurityOptions = DEFAULT_SECURITY
       schemas: {
         ...generatedSchemas,
         [BODY_SCHEMA]: snippetInputSchema(generatedWriteBody(routes, generated.paths ?? {})),
+        ...Object.fromEntries(
+          Object.values(OTHER_BODY_SCHEMAS).map((name) => [
+            name,
+            generatedWriteBody(routes, generated.paths ?? {}, name),
+          ]),
+        ),
         ...ERROR_SCHEMAS,
         ...SERVICE_SCHEMAS,
         ...AUTH_SCHEMAS,

@@ -16,8 +16,13 @@ import { errorResponse, errorResponseName } from './components';
 import { firstChallenge, readSecurity, writeSecurity, type SecurityOptions } from './security';
 import { SUCCESS_STATUS } from '../rest/outcome';
 
-/** The schema component each write's body is documented as (POST and PUT take the same fields). */
+/** The schema component each snippet write's body is documented as (POST and PUT take the same fields). */
 export const BODY_SCHEMA = 'SnippetInput';
+
+/** The writes whose body is not a snippet's, each documented under a component of its own. */
+export const OTHER_BODY_SCHEMAS: Record<string, string> = { 'tokens.create': 'PersonalTokenInput' };
+
+const bodySchemaOf = (procedure: string) => OTHER_BODY_SCHEMAS[procedure] ?? BODY_SCHEMA;
 
 /** The route's `<pk>` is `[0-9]+`: no sign, no exponent, no leading space; anything else is 404, not 400. */
 export const ID_PARAMETER: ParameterObject = {
@@ -93,12 +98,19 @@ function generatedBodySchema(operation: OperationObject): SchemaObject | undefin
   return { ...schema, properties };
 }
 
-/** The body schema every routed write shares, checked to be one shape so documenting it once under BODY_SCHEMA stays true. */
-export function generatedWriteBody(routes: readonly Route[], generated: PathsObject): SchemaObject {
+/**
+ * The body schema every routed write documented under `component` shares (BODY_SCHEMA: the snippet writes), checked to
+ * be one shape so documenting it once stays true.
+ */
+export function generatedWriteBody(
+  routes: readonly Route[],
+  generated: PathsObject,
+  component: string = BODY_SCHEMA,
+): SchemaObject {
   const schemas = routes.flatMap((route) =>
     (['POST', 'PUT'] as const).flatMap((method) => {
       const procedure = route.procedures[method];
-      return procedure && !procedure.bodyless
+      return procedure && !procedure.bodyless && bodySchemaOf(procedure.path) === component
         ? [generatedBodySchema(generatedOperation(generated, procedure.path).operation)]
         : [];
     }),
@@ -111,8 +123,8 @@ export function generatedWriteBody(routes: readonly Route[], generated: PathsObj
 }
 
 /** The same schema under each media type the facade parses (server/rest/body.ts). */
-function requestBody(): RequestBodyObject {
-  const schema = { $ref: `#/components/schemas/${BODY_SCHEMA}` };
+function requestBody(component: string): RequestBodyObject {
+  const schema = { $ref: `#/components/schemas/${component}` };
   return { required: true, content: Object.fromEntries(PARSED_MEDIA_TYPES.map((type) => [type, { schema }])) };
 }
 
@@ -143,9 +155,10 @@ function errorStatuses(
   procedure: RoutedProcedure,
   queryParameters: number,
   options: SecurityOptions,
+  ifMatch: boolean,
 ): number[] {
   const statuses = new Set([403, 406, 429, 503]);
-  if (conditional(path, method)) statuses.add(412);
+  if (ifMatch) statuses.add(412);
   // A diff that cannot be computed within the highlighting deadline.
   if (procedure.text) statuses.add(422);
   if (firstChallenge(options)) statuses.add(401);
@@ -157,8 +170,13 @@ function errorStatuses(
   return [...statuses].sort((a, b) => a - b);
 }
 
-/** The writes to one snippet (PUT, DELETE, a restore) take If-Match. */
-const conditional = (path: string, method: Method) => method !== 'GET' && path.includes('{id}');
+/** The writes to one snippet (PUT, DELETE, a restore) take If-Match: their procedures' `ifMatch` input. */
+function conditional(generated: OperationObject): boolean {
+  const inQuery = (generated.parameters ?? []).some((p) => !isReference(p) && p.name === IF_MATCH_FIELD);
+  const body = generated.requestBody;
+  const schema = body && !isReference(body) ? (body.content['application/json']?.schema as SchemaObject) : undefined;
+  return inQuery || Boolean(schema?.properties?.[IF_MATCH_FIELD]);
+}
 
 function servedOperation(
   route: Route,
@@ -177,7 +195,8 @@ function servedOperation(
   // A snippet read or restored names its revision (server/rest/outcome.ts).
   if ((route.name === 'snippet-detail' && method === 'GET') || route.name === 'snippet-revision-restore')
     out[success].headers = ETAG_HEADER;
-  for (const status of errorStatuses(path, method, procedure, query.length, options))
+  const ifMatch = conditional(generated);
+  for (const status of errorStatuses(path, method, procedure, query.length, options, ifMatch))
     out[status] = errorResponse(status);
   const isWrite = method !== 'GET';
   return {
@@ -186,10 +205,13 @@ function servedOperation(
       ...(path.includes('{id}') ? [ID_PARAMETER] : []),
       ...(path.includes('{n}') ? [N_PARAMETER] : []),
       ...query,
-      ...(conditional(path, method) ? [IF_MATCH_PARAMETER] : []),
+      ...(ifMatch ? [IF_MATCH_PARAMETER] : []),
     ],
-    ...((method === 'POST' || method === 'PUT') && !procedure.bodyless ? { requestBody: requestBody() } : {}),
-    security: isWrite && route.authenticatedOrReadOnly ? writeSecurity(options) : readSecurity(options),
+    ...((method === 'POST' || method === 'PUT') && !procedure.bodyless
+      ? { requestBody: requestBody(bodySchemaOf(procedure.path)) }
+      : {}),
+    security:
+      (isWrite && route.authenticatedOrReadOnly) || procedure.protect ? writeSecurity(options) : readSecurity(options),
     responses: out,
   };
 }

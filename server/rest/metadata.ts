@@ -1,4 +1,5 @@
 // OPTIONS metadata in DRF's shape: the view, what it renders and parses, and the writes the requester may do.
+import { SCOPES } from '../../src/auth/personal-tokens';
 import { SNIPPET_TABLE } from '../../src/schemas/snippet-table';
 import { fieldsOf, isRequired, isWritable, type FieldSpec } from '../../src/schemas/table';
 import { PARSED_MEDIA_TYPES } from '../http/body';
@@ -39,6 +40,26 @@ const SNIPPET_FIELDS: Record<string, FieldInfo> = Object.fromEntries(
   fieldsOf(SNIPPET_TABLE).map(([name, field]) => [name, fieldInfo(field)]),
 );
 
+/** A personal access token's create fields (src/tokens/schema.ts), as DRF would describe its serializer's. */
+const TOKEN_FIELDS: Record<string, FieldInfo> = {
+  name: { type: 'string', required: true, read_only: false, label: 'Name', max_length: 100 },
+  scopes: {
+    type: 'multiple choice',
+    required: true,
+    read_only: false,
+    label: 'Scopes',
+    choices: SCOPES.map((s) => ({ value: s, display_name: s })),
+  },
+  expires_in: { type: 'integer', required: false, read_only: false, label: 'Expires in', min_value: 60 },
+};
+
+/** The fields of each write, by the procedure that does it. */
+const FIELDS_OF: Record<string, Record<string, FieldInfo>> = {
+  'snippets.create': SNIPPET_FIELDS,
+  'snippets.update': SNIPPET_FIELDS,
+  'tokens.create': TOKEN_FIELDS,
+};
+
 export function metadata(route: Route, writableActions: ('POST' | 'PUT')[]): Record<string, unknown> {
   const body: Record<string, unknown> = {
     name: route.viewName,
@@ -46,6 +67,10 @@ export function metadata(route: Route, writableActions: ('POST' | 'PUT')[]): Rec
     renders: RENDERED_MEDIA_TYPES,
     parses: PARSED_MEDIA_TYPES,
   };
-  if (writableActions.length) body.actions = Object.fromEntries(writableActions.map((m) => [m, SNIPPET_FIELDS]));
+  const actions = writableActions.flatMap((m) => {
+    const fields = FIELDS_OF[route.procedures[m]?.path ?? ''];
+    return fields ? [[m, fields] as const] : [];
+  });
+  if (actions.length) body.actions = Object.fromEntries(actions);
   return body;
 }

@@ -8,7 +8,12 @@ export function userMenu(req: Request, res: Response): Html {
   const login = urls(req).reverseIfMounted('framework:login');
   const logout = urls(req).reverseIfMounted('framework:logout');
   if (user) {
-    return html`<span class="user">${user.username}</span>${
+    // Personal access tokens are managed when signed in with a session (src/access.ts).
+    const tokens =
+      req.requester.scheme === 'session'
+        ? html`<a id="tokens-link" href="${urls(req).reverse('token-list')}">Tokens</a> `
+        : '';
+    return html`${tokens}<span class="user">${user.username}</span>${
       logout && req.requester.scheme === 'session'
         ? html`<form class="inline" method="post" action="${logout}?next=${encodeURIComponent(req.path)}">
             <input type="hidden" name="csrfmiddlewaretoken" value="${res.locals.csrfToken}">

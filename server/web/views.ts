@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import type { inferRouterOutputs } from '@trpc/server';
 import type { AuthUser } from '../../src/auth/users';
 import type { AppRouter } from '../../src/routers';
+import type { Runtime } from '../../src/runtime';
 import { DIFF_TYPE } from '../../src/snippets/history-router';
 import type { SnippetFields } from '../../src/snippets/schema';
 import { callerFor } from '../auth/context';
@@ -12,6 +13,7 @@ import { diffView, revisionsSection } from './history';
 import { html, type Html } from './html';
 import { listFilters } from './list-filters';
 import { deleteForm, snippetForm, submittedValues, type FieldErrors } from './snippet-form';
+import { keyNotice, tokenForm, tokenTable } from './token-views';
 
 type Outputs = inferRouterOutputs<AppRouter>;
 
@@ -92,6 +94,29 @@ const snippetDetail: View<Outputs['snippets']['get'] | Outputs['snippets']['upda
   };
 };
 
+/** The token page's create form, with the messages of a refused create. */
+function tokenCreateForm({ req, res, reverse, refused }: ViewContext): Html {
+  const config = (req.app.locals.runtime as Runtime).config;
+  return html`<section class="forms"><h2>Create a personal access token</h2>${tokenForm(res, {
+    action: reverse('token-list'),
+    defaultExpiresIn: config.PERSONAL_TOKEN_EXPIRES_IN,
+    maxExpiresIn: config.PERSONAL_TOKEN_EXPIRES_MAX,
+    errors: refused?.errors,
+  })}</section>`;
+}
+
+const tokenList: View<Outputs['tokens']['list']> = (ctx, tokens) => ({
+  top: tokens && tokenCreateForm(ctx),
+  bottom:
+    tokens &&
+    html`<section class="forms"><h2>Your tokens</h2>${tokenTable(ctx.res, tokens, (id) => ctx.reverse('token-detail', { id }), ctx.reverse('token-list'))}</section>`,
+});
+
+const tokenCreated: View<Outputs['tokens']['create']> = (ctx, created) => ({
+  parent: { href: ctx.reverse('token-list'), label: 'Token List' },
+  top: created ? keyNotice(created.key) : ctx.refused && tokenCreateForm(ctx),
+});
+
 const revisionPage = (ctx: ViewContext): PageParts => ({
   parent: { href: ctx.reverse('snippet-detail', { id: Number(ctx.params.id) }), label: 'Snippet Detail' },
 });
@@ -122,6 +147,8 @@ export const PAGE_VIEWS: Record<string, View<unknown>> = {
     ...revisionPage(ctx),
     answer: diff === undefined ? undefined : { html: await diffView(ctx.req, diff), type: DIFF_TYPE },
   })),
+  'tokens.list': view(tokenList),
+  'tokens.create': view(tokenCreated),
   'snippets.restore': view<Outputs['snippets']['restore']>((ctx, snippet) => ({
     ...revisionPage(ctx),
     ids: 'snippet-detail',

@@ -9,6 +9,7 @@ import * as m0006 from './0006-snippet-search';
 import * as m0007 from './0007-snippet-revisions';
 import * as m0008 from './0008-snippets-owner-created';
 import * as m0009 from './0009-storage-usage';
+import * as m0011 from './0011-personal-tokens';
 import * as m0012 from './0012-user-identities';
 import * as m0013 from './0013-search-automerge';
 
@@ -28,6 +29,7 @@ export const migrations: Migration[] = [
   { name: '0007-snippet-revisions', ...m0007 },
   { name: '0008-snippets-owner-created', ...m0008 },
   { name: '0009-storage-usage', ...m0009 },
+  { name: '0011-personal-tokens', ...m0011 },
   { name: '0012-user-identities', ...m0012 },
   { name: '0013-search-automerge', ...m0013 },
 ];

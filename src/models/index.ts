@@ -1,6 +1,7 @@
 // The models of one database: classes of its own, bound to its Sequelize instance, with their associations.
 import type { Sequelize } from 'sequelize';
 import type { Highlighter } from '../highlight';
+import { definePersonalToken, PersonalToken } from './personal-token';
 import { defineSnippet, renderedByHook, Snippet } from './snippet';
 import { defineUser, User } from './user';
 import { defineUserIdentity, UserIdentity } from './user-identity';
@@ -9,6 +10,7 @@ export interface Models {
   Snippet: typeof Snippet;
   User: typeof User;
   UserIdentity: typeof UserIdentity;
+  PersonalToken: typeof PersonalToken;
 }
 
 /** Subclasses per database: two stores in one process never share a class bound to the other's connection. */
@@ -17,6 +19,7 @@ export function defineModels(sequelize: Sequelize, highlighter: Highlighter): Mo
     User: defineUser(sequelize),
     Snippet: defineSnippet(sequelize, highlighter),
     UserIdentity: defineUserIdentity(sequelize),
+    PersonalToken: definePersonalToken(sequelize),
   };
   models.User.hasMany(models.Snippet, { foreignKey: 'ownerId', as: 'snippets' });
   models.Snippet.belongsTo(models.User, { foreignKey: 'ownerId', as: 'owner' });
@@ -24,4 +27,4 @@ export function defineModels(sequelize: Sequelize, highlighter: Highlighter): Mo
   return models;
 }
 
-export { renderedByHook, Snippet, User, UserIdentity };
+export { PersonalToken, renderedByHook, Snippet, User, UserIdentity };

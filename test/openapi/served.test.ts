@@ -13,6 +13,7 @@ describe('/openapi.json as served by createApp()', () => {
   let doc: OpenAPIObject;
   let snippetId: number;
   let userId: number;
+  let tokenId: number;
   before(async () => {
     doc = await fetchDocument();
   });
@@ -21,6 +22,13 @@ describe('/openapi.json as served by createApp()', () => {
     userId = (await makeUser('alice')).id;
     snippetId = (
       await api().post('/snippets/').set('Authorization', basic('alice')).send({ code: 'x = 1' }).expect(201)
+    ).body.id;
+    tokenId = (
+      await api()
+        .post('/tokens/')
+        .set('Authorization', basic('alice'))
+        .send({ name: 'doc', scopes: 'read' })
+        .expect(201)
     ).body.id;
   });
 
@@ -31,9 +39,13 @@ describe('/openapi.json as served by createApp()', () => {
         if (!ROUTES.some((r) => r.pattern.test(path.replace('{id}', '42').replace('{n}', '1')))) continue; // the others: coverage.test.ts
         const op = item[method];
         if (!op) continue;
-        const url = path.replace('{id}', String(path.startsWith('/users/') ? userId : snippetId)).replace('{n}', '1');
+        const id = path.startsWith('/users/') ? userId : path.startsWith('/tokens/') ? tokenId : snippetId;
+        const url = path.replace('{id}', String(id)).replace('{n}', '1');
         let req = api()[method](url).set('Authorization', basic('alice'));
-        if (op.requestBody) req = req.send({ code: 'print(1)', linenos: true });
+        const body = path.startsWith('/tokens/')
+          ? { name: 'ci', scopes: ['write'] }
+          : { code: 'print(1)', linenos: true };
+        if (op.requestBody) req = req.send(body);
         const success = Number(statuses(op).find((s) => s.startsWith('2')));
         const res = await req;
         expect(res.status, `${method.toUpperCase()} ${url}`).to.equal(success);

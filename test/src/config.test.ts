@@ -25,6 +25,19 @@ describe('loadConfig', () => {
     expect(c.DATABASE_URL).to.match(/^sqlite:.*data\/snippets\.sqlite3$/);
     expect(c.AUTH_SCHEMES).to.deep.equal(['basic', 'session', 'token', 'oauth2']);
     expect(c.DATABASE_REPLICA_URLS).to.deep.equal([]);
+    expect(c).to.include({
+      READ_ACCESS: 'anyone',
+      PERSONAL_TOKEN_EXPIRES_IN: 90 * 24 * 3600,
+      PERSONAL_TOKEN_EXPIRES_MAX: 365 * 24 * 3600,
+    });
+  });
+
+  it('refuses a personal token default lifetime past its maximum, naming both', () => {
+    expect(() =>
+      loadConfig({ ...SECRET, PERSONAL_TOKEN_EXPIRES_IN: '7200', PERSONAL_TOKEN_EXPIRES_MAX: '3600' }),
+    ).to.throw(
+      'config: PERSONAL_TOKEN_EXPIRES_IN: must not be more than PERSONAL_TOKEN_EXPIRES_MAX (3600), got "7200"',
+    );
   });
 
   it('parses lists and numbers', () => {
@@ -77,6 +90,7 @@ describe('loadConfig', () => {
     ['SECRET_KEY', 'short'],
     ['SQLITE_SYNCHRONOUS', 'OFF'],
     ['LOG_LEVEL', 'loud'],
+    ['READ_ACCESS', 'private'],
     ['TRUST_PROXY', 'true'],
     ['TRUST_PROXY', 'yes'],
     ['TRUST_PROXY', '10.0.0.0/33'],

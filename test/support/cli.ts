@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { runCommandLine } from '../../server/commands/main';
-import { suiteLogger } from './log';
+import { noteKeysIn, suiteLogger } from './log';
 
 export interface CliResult {
   code: number | null;
@@ -30,6 +30,8 @@ export async function cliInProcess(env: NodeJS.ProcessEnv, ...args: string[]): P
     terminal: { input: new PassThrough(), error, interactive: false },
     runtime: { log: suiteLogger },
   });
+  // A key a command printed (createtoken) is a credential the log must never hold.
+  noteKeysIn(stdout);
   return { code, stdout, stderr };
 }
 

@@ -59,6 +59,14 @@ function noteAuthorization(header: string): void {
   for (const [, key, value] of credential.matchAll(/(\w+)="([^"]*)"/g)) if (SECRET_FIELD.test(key!)) note(value);
 }
 
+/** A personal access token's key wherever it appears (src/auth/personal-tokens.ts: `snp_` and 43 base64url characters). */
+const PERSONAL_TOKEN = /snp_[A-Za-z0-9_-]{43}/g;
+
+/** Every personal access token key in a text: an answer (JSON or a page), a command's output. */
+export function noteKeysIn(text: string): void {
+  for (const [key] of text.matchAll(PERSONAL_TOKEN)) note(key);
+}
+
 function noteRequest(req: IncomingMessage): void {
   const { authorization, cookie } = req.headers;
   if (authorization) noteAuthorization(authorization);
@@ -70,6 +78,7 @@ function noteRequest(req: IncomingMessage): void {
 /** What the app parsed (a form's password, a grant's refresh_token) and what it handed out (cookies, tokens in a JSON answer). */
 function noteResponse(req: IncomingMessage & { body?: unknown }, res: ServerResponse, body: string): void {
   noteFields(req.body);
+  noteKeysIn(body);
   for (const line of [res.getHeader('set-cookie') ?? []].flat())
     noteCookie(String(line).split(';')[0]!.split('=').slice(1).join('='));
   if (/json/.test(String(res.getHeader('content-type'))) && SECRET_FIELD.test(body)) {

@@ -51,7 +51,10 @@ document.addEventListener('DOMContentLoaded', function () {
       }).then(function (response) {
         if (response.ok) {
           if (method === 'DELETE')
-            window.location.assign(document.querySelector('.breadcrumbs a:nth-of-type(2)').getAttribute('href'));
+            window.location.assign(
+              form.getAttribute('data-next') ||
+                document.querySelector('.breadcrumbs a:nth-of-type(2)').getAttribute('href'),
+            );
           else window.location.reload();
           return;
         }
