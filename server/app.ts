@@ -47,7 +47,7 @@ export function createApp(runtime: Runtime): Express {
   app.use(healthRoutes(runtime));
   app.use('/static', staticAssets);
   app.get('/favicon.ico', favicon);
-  app.use(themeSheets());
+  app.use('/themes', themeSheets);
   app.use(negotiation);
   const throttle = createThrottle(runtime);
   // The token endpoint authenticates OAuth clients, not users: Basic there carries a client's credentials.

@@ -1,6 +1,6 @@
 // Page plumbing: the static assets and the Content-Security-Policy pages carry (no inline script, no CDN).
 import path from 'node:path';
-import express, { Router, type RequestHandler } from 'express';
+import express, { type RequestHandler } from 'express';
 import { isStyle } from '../../src/highlight';
 import { themeCss } from '../../src/highlight/themes';
 
@@ -16,15 +16,12 @@ export const favicon: RequestHandler = (_req, res) => {
 };
 
 /**
- * GET /themes/<style>.css: a style's sheet (`base16/monokai` at /themes/base16/monokai.css), so a snippet page shows
- * the snippet in its own style with no inline style. Only the offered styles; any other name is a 404.
+ * GET /themes/<style>.css (mounted at /themes): a style's sheet (`base16/monokai` at /themes/base16/monokai.css), so a
+ * snippet page shows the snippet in its own style with no inline style. Only the offered styles; anything else falls
+ * through to the 404.
  */
-export function themeSheets(): Router {
-  const router = Router({ strict: true, caseSensitive: true });
-  router.get(/^\/themes\/(.+)\.css$/, (req, res, next) => {
-    const style = (req.params as Record<string, string>)[0]!;
-    if (!isStyle(style)) return next();
-    res.set('Cache-Control', 'public, max-age=86400').type('text/css; charset=utf-8').send(themeCss(style));
-  });
-  return router;
-}
+export const themeSheets: RequestHandler = (req, res, next) => {
+  const style = /^\/(.+)\.css$/.exec(req.path)?.[1];
+  if ((req.method !== 'GET' && req.method !== 'HEAD') || !style || !isStyle(style)) return next();
+  res.set('Cache-Control', 'public, max-age=86400').type('text/css; charset=utf-8').send(themeCss(style));
+};
