@@ -90,6 +90,8 @@ async function main(): Promise<void> {
     const scenarios: Scenario[] = [
       { name: 'baseline: bare Express GET row', url: `http://127.0.0.1:${BASELINE_PORT}/snippets/50/` },
       { name: 'GET /snippets/<pk>/', url: `${base}/snippets/50/` },
+      // The snippet page people open (server/web/snippet-page.ts), against the JSON detail above (issue 29: at least half its rate).
+      { name: 'GET /snippets/<pk>/ page (HTML)', url: `${base}/snippets/50/`, headers: { Accept: 'text/html' } },
       { name: `GET /snippets/ (${SNIPPETS})`, url: `${base}/snippets/` },
       {
         name: 'POST /snippets/ Basic',

@@ -1,4 +1,5 @@
-// `npm run screenshots [dir]`: PNGs of the list page, a snippet page and its highlight view, in headless Chromium.
+// `npm run screenshots [dir]`: PNGs of the snippet page, the paste page and the list, light and dark, on a desktop
+// and on a 390 px phone, in headless Chromium (README shows them; default dir docs/screenshots).
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import http from 'node:http';
@@ -58,19 +59,32 @@ async function main(dir: string): Promise<void> {
       '--no-first-run',
     ],
   });
-  const page = await browser.newPage({
-    viewport: { width: 1100, height: 900 },
-    extraHTTPHeaders: { Authorization: auth },
-  });
   mkdirSync(dir, { recursive: true });
-  for (const [name, path] of [
-    ['list', '/snippets/'],
-    ['snippet', '/snippets/1/'],
-    ['highlight', '/snippets/1/highlight/'],
-  ]) {
-    await page.goto(base + path);
-    await page.screenshot({ path: `${dir}/${name}.png`, fullPage: name === 'snippet' });
-    console.log(`${dir}/${name}.png`);
+  const screens = [
+    ['desktop', { width: 1100, height: 760 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const;
+  for (const [device, viewport] of screens) {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const context = await browser.newContext({
+        viewport,
+        colorScheme,
+        deviceScaleFactor: 1,
+        extraHTTPHeaders: { Authorization: auth },
+      });
+      const page = await context.newPage();
+      for (const [name, path] of [
+        ['snippet', '/snippets/1/#L4'],
+        ['paste', '/snippets/new/'],
+        ['list', '/snippets/'],
+      ]) {
+        await page.goto(base + path);
+        const file = `${dir}/${name}-${device}-${colorScheme}.png`;
+        await page.screenshot({ path: file });
+        console.log(file);
+      }
+      await context.close();
+    }
   }
   await browser.close();
   server.closeAllConnections();
@@ -78,7 +92,7 @@ async function main(dir: string): Promise<void> {
   await runtime.close();
 }
 
-main(process.argv[2] ?? 'screenshots').catch((err: unknown) => {
+main(process.argv[2] ?? 'docs/screenshots').catch((err: unknown) => {
   console.error(err);
   process.exit(1);
 });

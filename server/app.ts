@@ -21,10 +21,11 @@ import { registryTemplate, routesOf } from './rest/routes';
 import { openapiRouter } from './openapi/routes';
 import { securityHeaders } from './security-headers';
 import { trpcEndpoint } from './trpc-endpoint';
-import { renderApiPage } from './web/api-page';
 import { loginFirst } from './web/login-first';
+import { pastePages } from './web/paste-pages';
+import { renderPage } from './web/render-page';
 import { loginPages } from './web/login';
-import { favicon, staticAssets } from './web/pages';
+import { favicon, staticAssets, themeSheets } from './web/pages';
 import { snippetViews } from './web/snippet-views';
 
 /** An app of the runtime: its database, highlighter, logger, clock and configuration; closing the runtime is the caller's. */
@@ -41,12 +42,13 @@ export function createApp(runtime: Runtime): Express {
   const routes = routesOf(appRouter);
   urls.register('api-root', '/');
   for (const route of routes) urls.register(route.name, registryTemplate(route));
-  app.locals.renderPage = renderApiPage;
+  app.locals.renderPage = renderPage;
   app.use(securityHeaders);
   // Probes answer before authentication and throttling: a load balancer sends no credentials.
   app.use(healthRoutes(runtime));
   app.use('/static', staticAssets);
   app.get('/favicon.ico', favicon);
+  app.use('/themes', themeSheets);
   app.use(negotiation);
   const throttle = createThrottle(runtime);
   // The token endpoint authenticates OAuth clients, not users: Basic there carries a client's credentials.
@@ -67,6 +69,7 @@ export function createApp(runtime: Runtime): Express {
   app.all('/', apiRoot);
   app.use(restFacade(routes));
   app.use(snippetViews(urls));
+  app.use(pastePages(urls));
   app.use(notFoundHandler);
   app.use(errorHandler());
   return app;

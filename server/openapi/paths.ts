@@ -63,6 +63,13 @@ const ETAG_HEADER = {
   },
 };
 
+const LOCATION_HEADER = {
+  Location: {
+    description: "The new snippet's URL (RFC 9110 §10.2.2), absolute.",
+    schema: { type: 'string' as const, format: 'uri' },
+  },
+};
+
 const LINK_HEADER = {
   Link: {
     description: 'With `?limit=`, the next page when there is one: `<url>; rel="next"` (RFC 8288).',
@@ -192,10 +199,14 @@ function servedOperation(
   const out: ResponsesObject = {
     [success]: successResponse(success, (responses as ResponsesObject)['200'], procedure),
   };
-  // A snippet read or restored names its revision (server/rest/outcome.ts).
-  if ((route.name === 'snippet-detail' && method === 'GET') || route.name === 'snippet-revision-restore')
+  // A snippet read, created, saved or restored names its revision; a create, its URL (server/rest/outcome.ts).
+  if (
+    (route.name === 'snippet-detail' && (method === 'GET' || method === 'PUT')) ||
+    route.name === 'snippet-revision-restore'
+  )
     out[success].headers = ETAG_HEADER;
   const ifMatch = conditional(generated);
+  if (route.name === 'snippet-list' && method === 'POST') out[success].headers = { ...LOCATION_HEADER, ...ETAG_HEADER };
   for (const status of errorStatuses(path, method, procedure, query.length, options, ifMatch))
     out[status] = errorResponse(status);
   const isWrite = method !== 'GET';

@@ -94,6 +94,31 @@ export function servicePaths(options: SecurityOptions): PathsObject {
         },
       },
     },
+    '/snippets/{id}/download/': {
+      description: allow('GET, HEAD'),
+      get: {
+        operationId: 'snippets-download',
+        tags: ['snippets'],
+        summary: "The snippet's code as a file to save",
+        description:
+          'The code exactly as stored, with `Content-Disposition: attachment` and a file name from the title (as it is ' +
+          'when it already ends in an extension, such as `main.rs`) or the language (`snippet-5.py`).',
+        parameters: [ID_PARAMETER],
+        security,
+        responses: {
+          200: {
+            ...body('text/plain', { type: 'string' }, 'The code exactly as stored.', 'print("hello")\n'),
+            headers: {
+              'Content-Disposition': {
+                description: 'attachment; filename=… (RFC 6266)',
+                schema: { type: 'string' },
+              },
+            },
+          },
+          ...refusals(404, 503),
+        },
+      },
+    },
     '/healthz': {
       description: `${allow('GET, HEAD')} Answered before authentication and throttling: a load balancer sends no credentials.`,
       get: {

@@ -13,6 +13,7 @@ import { writeOutcome, type Page } from './outcome';
 import { allowedMethods, matchRoute, type Method, type Route } from './routes';
 import { BATCH, streamList } from './stream-list';
 import { textFormat } from './text-format';
+import { asPasted } from '../web/paste-submission';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Snippets per browsable page when the URL gives no `limit`: a screen or two, the create form above them. */
@@ -72,6 +73,8 @@ export function restFacade(routes: readonly Route[]): RequestHandler {
       if (!procedure) throw methodNotAllowed(req.method, allowedMethods(route));
       if (method === 'POST' || method === 'PUT') {
         const submitted = (res.locals.submitted = await readBody(req, res));
+        // A page's form: LF line ends, the language guessed when none was chosen (server/web/paste-submission.ts).
+        if (res.locals.format === 'html') await asPasted(req, method, submitted, params.id);
         return writeOutcome(
           res,
           method,

@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { refuse } from '../http/refuse';
 import { sendJson, sendNoContent, sendText } from '../http/respond';
 import { etagOf } from '../../src/snippets/preconditions';
+import { urls } from '../http/urls';
 import type { Outcome } from './call';
 import type { RoutedProcedure } from './routes';
 
@@ -32,9 +33,15 @@ export function writeOutcome(res: Response, method: string, procedure: RoutedPro
       return res.locals.format === 'html'
         ? sendJson(res, status, outcome.data)
         : sendText(res, status, procedure.text, outcome.data as string);
-    // The JSON representation of a snippet read or restored names its revision (src/snippets/preconditions.ts); the browsable
+    // The JSON representation of a snippet read, created, saved or restored names its revision (src/snippets/preconditions.ts); the browsable
     // page, another representation, keeps a validator of its own bytes.
     if (outcome.revision !== undefined && res.locals.format === 'json') res.setHeader('ETag', etagOf(outcome.revision));
+    if (status === 201) {
+      // A create names what it made (RFC 9110 §15.3.2); a browser's form lands on the new snippet's page (§15.4.4).
+      const location = urls(res.req).reverse('snippet-detail', { id: (outcome.data as { id: number }).id });
+      if (res.locals.format === 'html') return res.redirect(303, location);
+      res.setHeader('Location', `${res.req.protocol}://${res.req.get('host')}${location}`);
+    }
     if (!procedure.paged) return sendJson(res, status, outcome.data);
     const page = outcome.data as Page;
     if (page.next) res.set('Link', nextLink(res, page.next));

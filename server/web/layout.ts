@@ -1,4 +1,5 @@
-// The page shell shared by the browsable API and the login page: navbar with the user, local assets only.
+// The page shell shared by every page (the snippet pages, the browsable API, the login page): navbar with a new-snippet
+// link and the user, a light/dark switch, local assets only.
 import type { Request, Response } from 'express';
 import { html, type Html } from './html';
 import { urls } from '../http/urls';
@@ -24,7 +25,9 @@ export function userMenu(req: Request, res: Response): Html {
   return login ? html`<a id="login" href="${login}?next=${encodeURIComponent(req.originalUrl)}">Log in</a>` : html``;
 }
 
-export function layout(req: Request, res: Response, title: string, content: Html): string {
+/** `head`: more of the head, such as the stylesheet of a snippet's style. */
+export function layout(req: Request, res: Response, title: string, content: Html, head: Html = html``): string {
+  const registry = urls(req);
   return html`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -34,10 +37,15 @@ export function layout(req: Request, res: Response, title: string, content: Html
 <title>${title} – Snippets API</title>
 <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/static/api.css">
+${head}<script src="/static/theme.js"></script>
 <script src="/static/api.js" defer></script>
 </head>
 <body>
-<header class="navbar"><a class="brand" href="${urls(req).reverse('api-root')}">Snippets API</a><nav class="right">${userMenu(req, res)}</nav></header>
+<header class="navbar"><a class="brand" href="${registry.reverse('api-root')}">Snippets</a><nav class="right" aria-label="Site">
+<a id="snippets-link" href="${registry.reverse('snippet-list')}">All snippets</a>
+<a id="new-snippet" class="button" href="${registry.reverse('snippet-new')}">New snippet</a>
+<button type="button" id="theme-toggle" class="link" hidden>Dark mode</button>
+${userMenu(req, res)}</nav></header>
 <main>${content}</main>
 </body>
 </html>

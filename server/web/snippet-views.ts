@@ -1,7 +1,16 @@
-// GET /snippets/<pk>/highlight/ (the stored document) and /snippets/<pk>/raw/ (the code as plain text).
+// GET /snippets/<pk>/highlight/ (the stored document), /snippets/<pk>/raw/ (the code as plain text) and
+// /snippets/<pk>/download/ (the same, as a file named from the title or language).
 import { Router } from 'express';
 import { callerFor } from '../auth/context';
 import type { Urls } from '../http/urls';
+import { downloadName } from './file-names';
+
+/**
+ * The stored document is shaped for a desktop; served, it is read at a phone's width too, its long lines scrolling in
+ * their own box rather than the whole page sideways (the stored record itself is left as saved).
+ */
+const FOR_PHONES =
+  '<meta name="viewport" content="width=device-width, initial-scale=1">\n  <style>.highlight { overflow-x: auto; max-width: 100%; }</style>';
 
 /** The stored document has its own inline <style>; nothing in it may run. */
 const DOCUMENT_CSP =
@@ -10,6 +19,7 @@ const DOCUMENT_CSP =
 export function snippetViews(urls: Urls): Router {
   urls.register('snippet-highlight', '/snippets/:id/highlight/');
   urls.register('snippet-raw', '/snippets/:id/raw/');
+  urls.register('snippet-download', '/snippets/:id/download/');
   const router = Router({ strict: true, caseSensitive: true });
   // <pk> is digits, as on every snippet path; anything else falls through to the 404.
   router.param('pk', (_req, _res, next, pk: string) => next(/^[0-9]+$/.test(pk) ? undefined : 'route'));
@@ -18,11 +28,19 @@ export function snippetViews(urls: Urls): Router {
     res
       .set({ 'Content-Security-Policy': DOCUMENT_CSP, 'X-Content-Type-Options': 'nosniff' })
       .type('text/html; charset=utf-8')
-      .send(document);
+      .send(document.replace('<meta charset="utf-8">', `<meta charset="utf-8">\n  ${FOR_PHONES}`));
   });
   router.get('/snippets/:pk/raw/', async (req, res) => {
     const snippet = await callerFor(req).snippets.get({ id: Number(req.params.pk) });
     res.set({ 'X-Content-Type-Options': 'nosniff' }).type('text/plain; charset=utf-8').send(snippet.code);
+  });
+  router.get('/snippets/:pk/download/', async (req, res) => {
+    const snippet = await callerFor(req).snippets.get({ id: Number(req.params.pk) });
+    res
+      .attachment(downloadName(snippet))
+      .set({ 'X-Content-Type-Options': 'nosniff' })
+      .type('text/plain; charset=utf-8')
+      .send(snippet.code);
   });
   return router;
 }

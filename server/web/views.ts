@@ -89,7 +89,7 @@ const snippetDetail: View<Outputs['snippets']['get'] | Outputs['snippets']['upda
       : undefined,
     bottom: owner
       ? html`<section class="forms"><h2>Edit this snippet</h2>${snippetForm(res, { method: 'PUT', action, values: refused?.values ?? snippet, errors: refused?.errors })}
-<h2>Delete</h2>${deleteForm(res, action)}</section>`
+<h2>Delete</h2>${deleteForm(res, action, reverse('snippet-list'))}</section>`
       : undefined,
   };
 };

@@ -51,3 +51,18 @@ ${block}
 export function renderPlain(input: HighlightInput): string {
   return buildDocument(input, escapeHtml(input.code));
 }
+
+const CODE_START = '<pre class="hljs"><code>';
+const CODE_END = '\n</code></pre>';
+
+/**
+ * The highlighted lines of a document `buildDocument` made, each with balanced spans (the snippet page shows them
+ * without highlighting again); null when the document is not of that shape. Everything from the user in it is escaped,
+ * so the first start marker and the last end marker are ours.
+ */
+export function documentLines(document: string): string[] | null {
+  const start = document.indexOf(CODE_START);
+  const end = document.lastIndexOf(CODE_END);
+  if (start < 0 || end < start) return null;
+  return document.slice(start + CODE_START.length, end).split('\n');
+}

@@ -4,7 +4,7 @@ import { buildDocument, renderPlain, type HighlightInput } from './document';
 import { HighlightPool } from './pool';
 
 export { LANGUAGE_CHOICES, STYLE_CHOICES, isLanguage, isStyle, resolveLanguage, type Choice } from './catalogue';
-export { renderPlain, type HighlightInput } from './document';
+export { documentLines, renderPlain, type HighlightInput } from './document';
 export { Differ } from './differ';
 
 /** Renders stored documents in a pool of workers of its own (started on first use), each job under the deadline. */
@@ -24,6 +24,11 @@ export class Highlighter {
   /** highlight.js's HTML for `code` in a language; null past the deadline. */
   highlight(code: string, language: string): Promise<string | null> {
     return this.pool.highlight(code, language);
+  }
+
+  /** The language highlight.js guesses for `code` among the common ones; null when none (the paste page's guess). */
+  detectLanguage(code: string): Promise<string | null> {
+    return this.pool.detect(code);
   }
 
   close(): Promise<void> {

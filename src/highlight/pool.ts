@@ -47,6 +47,11 @@ export class HighlightPool {
     return this.run({ code, language });
   }
 
+  /** The language highlight.js guesses for `code`; null when it guesses none or past the deadline. */
+  detect(code: string): Promise<string | null> {
+    return this.run({ code, language: '', detect: true });
+  }
+
   /** A unified diff, under the pool's deadline; null past it or past the job's bound of changed lines. */
   diff(job: Omit<DiffJob, 'timeoutMs'>): Promise<string | null> {
     return this.run({ code: '', language: '', diff: { ...job, timeoutMs: this.timeoutMs } });

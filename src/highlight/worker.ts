@@ -22,6 +22,8 @@ export interface Job {
   code: string;
   language: string;
   diff?: DiffJob;
+  /** Guess the language of `code` (highlight.js's highlightAuto over LIKELY) rather than highlight it. */
+  detect?: boolean;
 }
 
 /** The worker's first message: its script (highlight.js, jsdiff) has loaded. */
@@ -43,10 +45,49 @@ function diff(job: DiffJob): string | null {
   return patch ?? null;
 }
 
+/**
+ * The languages a guess chooses among: the common ones (every grammar on every paste would take seconds), the most
+ * pasted first, since highlightAuto gives a tie to the language that comes first (highlight.js's core.js).
+ */
+const LIKELY = [
+  'python',
+  'javascript',
+  'typescript',
+  'bash',
+  'java',
+  'go',
+  'rust',
+  'c',
+  'cpp',
+  'csharp',
+  'php',
+  'ruby',
+  'sql',
+  'json',
+  'yaml',
+  'xml',
+  'markdown',
+  'css',
+  'kotlin',
+  'swift',
+  'diff',
+  'dockerfile',
+  'makefile',
+  'ini',
+  'lua',
+  'perl',
+  'scss',
+];
+
+/** The first characters are enough to tell a language, and bound the guess's time. */
+const DETECT_CHARS = 4000;
+
 parentPort?.on('message', (job: Job) => {
   const html = job.diff
     ? diff(job.diff)
-    : hljs.highlight(job.code, { language: job.language, ignoreIllegals: true }).value;
+    : job.detect
+      ? (hljs.highlightAuto(job.code.slice(0, DETECT_CHARS), LIKELY).language ?? null)
+      : hljs.highlight(job.code, { language: job.language, ignoreIllegals: true }).value;
   parentPort!.postMessage({ id: job.id, html } satisfies Done);
 });
 parentPort?.postMessage({ ready: true } satisfies Ready);

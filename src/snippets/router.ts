@@ -144,6 +144,7 @@ export const snippetsRouter = router({
       const row = await retrying(ctx, 'create', () =>
         createSnippet(ctx.runtime.store, definedOnly(input), ctx.user.id, ctx.runtime.now),
       );
+      ctx.seen.revision = row.revision;
       return toSnippet({ ...row, owner: ctx.user.username });
     }),
 
@@ -167,6 +168,7 @@ export const snippetsRouter = router({
           updateSnippet(ctx.runtime.store, ctx.snippet, definedOnly(fields), ifMatch, ctx.runtime.now),
         ),
       );
+      ctx.seen.revision = saved.revision;
       return toSnippet({ ...saved, owner: ctx.user.username });
     }),
 

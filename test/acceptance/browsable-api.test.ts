@@ -1,4 +1,5 @@
-// The browsable API pages as HTML: escaping, links, and which forms a requester gets.
+// The browsable API pages as HTML (`?format=api` for a snippet and the list, whose pages people get otherwise):
+// escaping, links, and which forms a requester gets.
 import { expect } from 'chai';
 import { makeUser, resetDatabase } from '../support/db';
 import { api, basic } from '../support/http';
@@ -22,7 +23,7 @@ describe('browsable API pages', () => {
   });
 
   it('GET /snippets/ escapes user content and links ids and owners', async () => {
-    const res = await api().get('/snippets/').set('Accept', HTML).expect(200);
+    const res = await api().get('/snippets/?format=api').expect(200);
     expect(res.text).not.to.include('<script>alert');
     expect(res.text).not.to.include('<img src=x');
     expect(res.text).to.include('&lt;script&gt;');
@@ -32,9 +33,9 @@ describe('browsable API pages', () => {
   });
 
   it('GET /snippets/ shows the create form to an authenticated user only, with sorted choices', async () => {
-    const anon = await api().get('/snippets/').set('Accept', HTML).expect(200);
+    const anon = await api().get('/snippets/?format=api').expect(200);
     expect(anon.text).not.to.include('id="create-form"');
-    const alice = await api().get('/snippets/').set('Accept', HTML).set('Authorization', basic('alice')).expect(200);
+    const alice = await api().get('/snippets/?format=api').set('Authorization', basic('alice')).expect(200);
     expect(alice.text).to.include('id="create-form"');
     const languages = [...alice.text.matchAll(/<select id="language" name="language">(.*?)<\/select>/gs)][0]![1]!;
     const values = [...languages.matchAll(/value="([^"]+)"/g)].map((m) => m[1]!);
@@ -43,17 +44,9 @@ describe('browsable API pages', () => {
   });
 
   it('GET /snippets/<pk>/ shows edit and delete forms to the owner only', async () => {
-    const owner = await api()
-      .get(`/snippets/${id}/`)
-      .set('Accept', HTML)
-      .set('Authorization', basic('alice'))
-      .expect(200);
+    const owner = await api().get(`/snippets/${id}/?format=api`).set('Authorization', basic('alice')).expect(200);
     expect(owner.text).to.include('id="edit-form"').and.include('id="delete-form"');
-    const other = await api()
-      .get(`/snippets/${id}/`)
-      .set('Accept', HTML)
-      .set('Authorization', basic('bob'))
-      .expect(200);
+    const other = await api().get(`/snippets/${id}/?format=api`).set('Authorization', basic('bob')).expect(200);
     expect(other.text).not.to.include('id="edit-form"');
   });
 
@@ -63,9 +56,12 @@ describe('browsable API pages', () => {
   });
 
   it('serves its assets locally', async () => {
-    const res = await api().get('/snippets/').set('Accept', HTML).expect(200);
-    for (const [, src] of res.text.matchAll(/(?:src|href)="(\/static\/[^"]+)"/g)) await api().get(src!).expect(200);
-    expect(res.text).not.to.match(/(?:src|href)="https?:/);
+    for (const path of ['/snippets/?format=api', '/snippets/', `/snippets/${id}/`]) {
+      const res = await api().get(path).set('Accept', HTML).expect(200);
+      for (const [, src] of res.text.matchAll(/(?:src|href)="(\/(?:static|themes)\/[^"]+)"/g))
+        await api().get(src!).expect(200);
+      expect(res.text).not.to.match(/(?:src|href)="https?:/);
+    }
   });
 
   it('GET /favicon.ico answers the SVG icon, not a 404 (browsers ask on every page, the highlight view too)', async () => {

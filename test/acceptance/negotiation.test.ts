@@ -22,10 +22,10 @@ describe('content negotiation', () => {
     });
   }
 
-  it('GET /snippets/<pk>/ from a browser answers the browsable HTML page', async () => {
+  it('GET /snippets/<pk>/ from a browser answers the snippet page', async () => {
     const res = await api().get(`/snippets/${id}/`).set('Accept', BROWSER_ACCEPT).expect(200);
     expect(res.headers['content-type']).to.match(/^text\/html/);
-    expect(res.text).to.include('<h1>Snippet Detail</h1>');
+    expect(res.text).to.include('<div class="code-box">');
     expect(res.text).to.include(`href="/snippets/${id}/highlight/"`);
   });
 

@@ -30,10 +30,11 @@ describe('the browsable API forms on a 400 in Chromium', function () {
     await Promise.all([page.waitForURL(`${h.base}${next}`), page.click('#login-form button[type=submit]')]);
   }
 
-  it('POST /snippets/ from the create form re-renders it with what was typed and the message under its field', async () => {
+  it('POST /snippets/ from the paste form re-renders it with what was typed and the message under its field', async () => {
     const page = await h.browser.newPage();
+    page.setDefaultTimeout(10_000);
     const { problems } = watch(page);
-    await logIn(page, '/snippets/');
+    await logIn(page, '/snippets/new/');
     await page.fill('#create-form-title', 'Kept <title>');
     await page.fill('#create-form-code', '   ');
     await page.check('#create-form input[type=checkbox][name=linenos]');
@@ -41,7 +42,7 @@ describe('the browsable API forms on a 400 in Chromium', function () {
     await page.selectOption('#create-form select[name=style]', 'monokai');
     await Promise.all([page.waitForLoadState('load'), page.click('#create-form button[type=submit]')]);
 
-    expect(await page.locator('.response .headers').textContent()).to.include('HTTP 400 Bad Request');
+    expect(await page.locator('h1').textContent()).to.equal('New snippet');
     expect(await page.inputValue('#create-form-title')).to.equal('Kept <title>');
     expect(await page.inputValue('#create-form-code')).to.equal('   ');
     expect(await page.isChecked('#create-form input[type=checkbox][name=linenos]')).to.equal(true);
@@ -65,8 +66,9 @@ describe('the browsable API forms on a 400 in Chromium', function () {
         .expect(201)
     ).body as { id: number };
     const page = await h.browser.newPage();
+    page.setDefaultTimeout(10_000);
     const { problems } = watch(page);
-    await logIn(page, `/snippets/${id}/`);
+    await logIn(page, `/snippets/${id}/edit/`);
     await page.fill('#edit-form-title', 'after');
     await page.fill('#edit-form-code', '   ');
     await page.click('#edit-form button[type=submit]');
@@ -81,9 +83,8 @@ describe('the browsable API forms on a 400 in Chromium', function () {
 
     // Fixed and sent again, the messages go and the change is saved.
     await page.fill('#edit-form-code', 'x = 2');
-    await Promise.all([page.waitForEvent('load'), page.click('#edit-form button[type=submit]')]);
+    await Promise.all([page.waitForURL(`${h.base}/snippets/${id}/`), page.click('#edit-form button[type=submit]')]);
     expect((await api().get(`/snippets/${id}/`).expect(200)).body).to.include({ title: 'after', code: 'x = 2' });
-    expect(await page.locator('#edit-form .errorlist li').count()).to.equal(0);
     expect(withoutThe400(problems)).to.deep.equal([]);
     await page.close();
   });

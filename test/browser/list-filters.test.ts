@@ -32,10 +32,8 @@ describe('the browsable snippet list, searched and filtered, in Chromium', funct
   });
   after(async () => h?.close());
 
-  const shownTitles = async (page: Page) =>
-    (JSON.parse((await page.locator('.response pre.json').textContent()) ?? '') as { title: string }[]).map(
-      (s) => s.title,
-    );
+  /** The titles of the rows the list page shows. */
+  const shownTitles = async (page: Page) => page.locator('.snippet-row .title').allTextContents();
 
   it('finds with the search box and filters, keeps the query through Next and Previous', async () => {
     const page = await h.browser.newPage();

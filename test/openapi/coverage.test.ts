@@ -19,7 +19,15 @@ const METHODS = ['get', 'post', 'put', 'delete', 'patch'] as const;
  * What the app does not describe, and why: the tRPC endpoint (its wire format is tRPC's, typed by AppRouter) and the
  * static files of the pages and of /docs.
  */
-const UNDESCRIBED = [/^\/trpc$/, /^\/static$/, /^\/favicon\.ico$/, /^\/docs\/assets\/\{name\}$/];
+const UNDESCRIBED = [
+  /^\/trpc$/,
+  /^\/static$/,
+  /^\/favicon\.ico$/,
+  /^\/docs\/assets\/\{name\}$/,
+  // Pages for people (the paste and edit forms), not API operations.
+  /^\/snippets\/new\/$/,
+  /^\/snippets\/\{id\}\/edit\/$/,
+];
 
 interface Layer {
   route?: { path: string | string[]; methods: Record<string, boolean> };

@@ -1,0 +1,67 @@
+// The snippet page people share: the code first, highlighted in the snippet's language and style with linked line
+// numbers, under one line of title, owner, language and when it was saved; Copy, Raw, Download, History, and Edit and
+// Delete for the owner. The browsable API's answer stays one click away, folded, and whole at `?format=api`.
+import type { Request, Response } from 'express';
+import { documentLines } from '../../src/highlight';
+import type { Snippet } from '../../src/snippets/schema';
+import { callerFor } from '../auth/context';
+import { urls } from '../http/urls';
+import { codeView, splitCode } from './code-view';
+import { languageName } from './file-names';
+import { escapeHtml, html } from './html';
+import { jsonView } from './json-view';
+import { layout } from './layout';
+import { deleteForm } from './snippet-form';
+
+/** The stylesheet of a snippet's style (pages.ts serves every style's). */
+export const styleSheet = (style: string) =>
+  html`<link rel="stylesheet" href="/themes/${style.split('/').map(encodeURIComponent).join('/')}.css">\n`;
+
+/** `?format=api` on the page's own URL: the browsable API's page of the same answer. */
+export function apiPageHref(req: Request): string {
+  const url = new URL(req.originalUrl, 'http://local');
+  url.searchParams.set('format', 'api');
+  return url.pathname + url.search;
+}
+
+export async function snippetPage(req: Request, res: Response, snippet: Snippet): Promise<string> {
+  const { id } = snippet;
+  const caller = callerFor(req);
+  const registry = urls(req);
+  const [document, revisions] = await Promise.all([
+    caller.snippets.highlighted({ id }),
+    caller.snippets.revisions({ id, limit: 1 }),
+  ]);
+  const latest = revisions.items[0];
+  const lines = documentLines(document) ?? splitCode(snippet.code).map(escapeHtml);
+  const owner = req.requester?.user?.username === snippet.owner;
+  const at = { id };
+  const title = snippet.title || `Snippet ${id}`;
+  const content = html`<article class="snippet">
+<header class="snippet-head">
+<h1>${snippet.title || html`<span class="untitled">${title}</span>`}</h1>
+<p class="meta">by <a class="owner" href="${registry.reverse('snippet-list')}?owner=${encodeURIComponent(snippet.owner)}">${snippet.owner}</a>
+ · <span class="language">${languageName(snippet.language)}</span> · ${lines.length} ${lines.length === 1 ? 'line' : 'lines'}${
+   latest
+     ? html` · saved <time datetime="${latest.saved}">${latest.saved.slice(0, 16).replace('T', ' ')} UTC</time> · <a class="revision" href="${registry.reverse('snippet-revisions', at)}">revision ${latest.revision}</a>`
+     : ''
+ }</p>
+<nav class="toolbar" aria-label="Snippet">
+<button type="button" id="copy" data-source="${registry.reverse('snippet-raw', at)}" hidden>Copy</button>
+<a id="raw-link" class="button" href="${registry.reverse('snippet-raw', at)}">Raw</a>
+<a id="download-link" class="button" href="${registry.reverse('snippet-download', at)}" download>Download</a>
+<a id="history-link" class="button" href="${registry.reverse('snippet-revisions', at)}">History</a>
+<a id="highlight-link" class="button" href="${registry.reverse('snippet-highlight', at)}">Highlighted document</a>
+${owner ? html`<a id="edit-link" class="button" href="${registry.reverse('snippet-edit', at)}">Edit</a>` : ''}
+<span id="copy-status" role="status" class="status"></span>
+</nav>
+</header>
+${codeView(lines)}
+${owner ? deleteForm(res, registry.reverse('snippet-detail', at), registry.reverse('snippet-list')) : ''}
+</article>
+<details class="api-panel" id="api-panel"><summary>For developers: the API's answer</summary>
+<div class="request"><b>GET</b> ${registry.reverse('snippet-detail', at)} · <a id="api-page-link" href="${apiPageHref(req)}">browsable API page</a></div>
+<pre class="json">${jsonView(snippet, { ids: 'snippet-detail', ownerIds: new Map(), origin: `${req.protocol}://${req.get('host')}`, urls: registry })}</pre>
+</details>`;
+  return layout(req, res, title, content, styleSheet(snippet.style));
+}
