@@ -36,8 +36,9 @@ export function writeOutcome(res: Response, method: string, procedure: RoutedPro
     // The JSON representation of a snippet read, created, saved or restored names its revision (src/snippets/preconditions.ts); the browsable
     // page, another representation, keeps a validator of its own bytes.
     if (outcome.revision !== undefined && res.locals.format === 'json') res.setHeader('ETag', etagOf(outcome.revision));
-    if (status === 201) {
-      // A create names what it made (RFC 9110 §15.3.2); a browser's form lands on the new snippet's page (§15.4.4).
+    if (status === 201 && outcome.revision !== undefined) {
+      // A snippet's create names what it made (RFC 9110 §15.3.2); a browser's form lands on the new snippet's page
+      // (§15.4.4). Other creates (a personal token, whose key its page shows once) answer as they are.
       const location = urls(res.req).reverse('snippet-detail', { id: (outcome.data as { id: number }).id });
       if (res.locals.format === 'html') return res.redirect(303, location);
       res.setHeader('Location', `${res.req.protocol}://${res.req.get('host')}${location}`);
