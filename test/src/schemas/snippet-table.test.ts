@@ -62,7 +62,7 @@ describe('the snippet field table', () => {
 
   it("is the browsable API's form: one field per writable field, in order", async () => {
     const page = await api()
-      .get('/snippets/')
+      .get('/snippets/?format=api')
       .set('Accept', 'text/html')
       .set('Authorization', basic('alice'))
       .expect(200);
