@@ -8,10 +8,18 @@ import { ifMatchAllows } from './preconditions';
 import { SNIPPET_TABLE } from '../schemas/snippet-table';
 import type { SnippetFields } from './schema';
 import { fieldsOf, isWritable } from '../schemas/table';
-import { insertRevision, REVISION_FIELDS, revisionBytes, snippetBytes } from './revisions';
+import { insertRevision, revisionBytes, snippetBytes } from './revisions';
 import { assertRoomFor, charge } from './usage';
 import { select } from '../store/select';
-import { STORED_COLUMNS, STORED_NAMES, withBooleans, type RawRow } from './columns';
+import {
+  placeholders,
+  SAVED_COLUMNS,
+  SAVED_NAMES,
+  STORED_COLUMNS,
+  STORED_NAMES,
+  withBooleans,
+  type RawRow,
+} from './columns';
 import { writeTransaction, type Tx } from '../store/transaction';
 
 /** The fields an update may set (the owner comes from the caller, never from input); a create also needs the required ones. */
@@ -50,7 +58,9 @@ export async function snippetForWrite(store: Store, id: number): Promise<StoredS
 }
 
 const savedFieldsOf = (s: SavedFields): SavedFields =>
-  Object.fromEntries(REVISION_FIELDS.map((f) => [f, s[f]])) as SavedFields;
+  Object.fromEntries(SAVED_NAMES.map((f) => [f, s[f]])) as SavedFields;
+
+const INSERT_SQL = `INSERT INTO snippets (created, ${SAVED_COLUMNS.join(', ')}, highlighted, owner_id, revision) VALUES (${placeholders(SAVED_NAMES.length + 3)}, 1)`;
 
 /** `clock` times the revision (ms since the epoch: the runtime's clock, which the revision thinning goes by). */
 export async function createSnippet(
@@ -67,10 +77,7 @@ export async function createSnippet(
     // The owner's count first: on MySQL/MariaDB its row lock is then taken before the INSERT's foreign-key check
     // share-locks the same row, which two creates of one user would otherwise both hold and deadlock on.
     await charge(store, tx, ownerId, revisionBytes(saved));
-    const id = await tx.insert(
-      `INSERT INTO snippets (created, ${REVISION_FIELDS.join(', ')}, highlighted, owner_id, revision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)`,
-      [now, ...REVISION_FIELDS.map((f) => saved[f]), highlighted, ownerId],
-    );
+    const id = await tx.insert(INSERT_SQL, [now, ...SAVED_NAMES.map((f) => saved[f]), highlighted, ownerId]);
     // Revision 1 is never thinned: the count above is its size.
     await insertRevision(store, tx, id, 1, now, saved);
     return { ...saved, id, ownerId, revision: 1 };
@@ -95,7 +102,7 @@ function crowded(): Error {
 
 type SaveOutcome = { saved: StoredSnippet } | { refused: WriteRefused } | { stale: StoredSnippet };
 
-const UPDATE_SQL = `UPDATE snippets SET ${REVISION_FIELDS.map((f) => `${f} = ?`).join(', ')}, highlighted = ?, revision = ? WHERE id = ? AND revision = ?`;
+const UPDATE_SQL = `UPDATE snippets SET ${SAVED_COLUMNS.map((c) => `${c} = ?`).join(', ')}, highlighted = ?, revision = ? WHERE id = ? AND revision = ?`;
 
 /**
  * Saves `fields` over the stored snippet as a new revision: the fields left out keep their stored values, and
@@ -123,9 +130,7 @@ export async function updateSnippet(
     const now = new Date(clock());
     const save = async (tx: Tx, from: StoredSnippet): Promise<boolean> => {
       const revision = from.revision + 1;
-      if (
-        !(await tx.change(UPDATE_SQL, [...REVISION_FIELDS.map((f) => next[f]), html, revision, from.id, from.revision]))
-      )
+      if (!(await tx.change(UPDATE_SQL, [...SAVED_NAMES.map((f) => next[f]), html, revision, from.id, from.revision])))
         return false;
       await charge(store, tx, from.ownerId, await insertRevision(store, tx, from.id, revision, now, next));
       return true;
