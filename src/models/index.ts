@@ -1,7 +1,7 @@
 // The models of one database: classes of its own, bound to its Sequelize instance, with their associations.
 import type { Sequelize } from 'sequelize';
 import type { Highlighter } from '../highlight';
-import { defineSnippet, renderedByHook, Snippet } from './snippet';
+import { defineSnippet, Snippet } from './snippet';
 import { defineUser, User } from './user';
 
 export interface Models {
@@ -17,4 +17,4 @@ export function defineModels(sequelize: Sequelize, highlighter: Highlighter): Mo
   return models;
 }
 
-export { renderedByHook, Snippet, User };
+export { Snippet, User };

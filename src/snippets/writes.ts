@@ -2,7 +2,7 @@
 // If-Match changes the row only while it is still at the revision the tag names, judged on the row locked in that
 // transaction.
 import { Op } from 'sequelize';
-import { renderedByHook, type Snippet } from '../models';
+import type { Snippet } from '../models';
 import type { Store } from '../store/database';
 import { ifMatchAllows } from './preconditions';
 import { SNIPPET_TABLE } from '../schemas/snippet-table';
@@ -71,7 +71,7 @@ export async function createSnippet(
 ): Promise<StoredSnippet> {
   const saved = { ...DEFAULTS, ...fields } as SavedFields;
   await assertRoomFor(store, ownerId, revisionBytes(saved));
-  const highlighted = await renderedByHook(store.models.Snippet, saved);
+  const highlighted = await store.models.Snippet.render(saved);
   const now = new Date(clock());
   return writeTransaction(store, async (tx) => {
     // The owner's count first: on MySQL/MariaDB its row lock is then taken before the INSERT's foreign-key check
@@ -125,7 +125,7 @@ export async function updateSnippet(
     if (!ifMatchAllows(ifMatch, basis.revision)) return 'precondition';
     const next = { ...savedFieldsOf(basis), ...fields } as SavedFields;
     const key = JSON.stringify(next);
-    if (rendered?.key !== key) rendered = { key, html: await renderedByHook(store.models.Snippet, next) };
+    if (rendered?.key !== key) rendered = { key, html: await store.models.Snippet.render(next) };
     const { html } = rendered;
     const now = new Date(clock());
     const save = async (tx: Tx, from: StoredSnippet): Promise<boolean> => {
