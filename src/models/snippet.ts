@@ -14,7 +14,6 @@ import { SNIPPET_TABLE, type SnippetTable } from '../schemas/snippet-table';
 import type { FieldValue, StoredKey } from '../schemas/table';
 import type { User } from './user';
 import { attributesOf } from './columns';
-import { longText } from './types';
 
 /** The table's stored fields as attributes; those not required (they have a default, or are the id) are optional on create. */
 type TableAttributes = {
@@ -58,9 +57,9 @@ export function defineSnippet(sequelize: Sequelize, highlighter: Highlighter): t
   };
   Bound.init(
     {
-      ...attributesOf(SNIPPET_TABLE, sequelize),
+      ...attributesOf(SNIPPET_TABLE),
       created: { type: DataTypes.DATE(6), allowNull: false, defaultValue: DataTypes.NOW },
-      highlighted: { type: longText(sequelize), allowNull: false, defaultValue: '' },
+      highlighted: { type: DataTypes.TEXT, allowNull: false, defaultValue: '' },
     },
     {
       sequelize,

@@ -1,26 +1,20 @@
 // Snippets as the API shows them, read straight from the tables a page at a time, owner names joined, `highlighted` never read.
-import { isSqlite, type Store } from '../store/database';
+import type { Store } from '../store/database';
 import { select } from '../store/select';
 import type { Snippet } from './schema';
 import { columnName } from '../models/columns';
 import { SNIPPET_FIELDS, type RawRow } from './columns';
 import type { FieldSpec } from '../schemas/table';
 import { PLAIN_LIST, type ListSelection } from './selection';
-import type { Bounds } from './search-index';
+import type { Bounds } from '../store/search';
+import { listOrder, pastKey, whereOf, type Key } from '../store/keyset';
 import { rowBytes, rowsWithin } from '../store/page-budget';
 
 /** Where each key of the representation comes from: the snippet's column, or the joined owner's username. */
 const sqlOf = (name: string, field: FieldSpec) => (field.kind === 'owner' ? 'u.username' : `s.${columnName(name)}`);
 const SNIPPET_COLUMNS = SNIPPET_FIELDS.map(([name, field]) => `${sqlOf(name, field)} AS ${name}`).join(', ');
-/**
- * Snippets first, then each one's owner: the list is read in the order of the (created, id) index. With few users and
- * many snippets MariaDB's planner read users first and sorted every snippet in a temporary table for each page
- * (44 pages of 100 a second, 7,000 snippets, the server's CPU at 140%); STRAIGHT_JOIN keeps MySQL to the written
- * order, as SQLite's planner already does.
- */
-const SNIPPET_JOIN = { sqlite: 'JOIN', mysql: 'STRAIGHT_JOIN' };
-const SNIPPET_FROM = (store: Store) =>
-  `FROM snippets s ${SNIPPET_JOIN[isSqlite(store) ? 'sqlite' : 'mysql']} users u ON u.id = s.owner_id`;
+/** Snippets first, then each one's owner: the list is read in the order of the (created, id) index. */
+const SNIPPET_FROM = (store: Store) => `FROM snippets s ${store.engine.orderedJoin} users u ON u.id = s.owner_id`;
 
 type SnippetRow = RawRow<Snippet>;
 
@@ -52,30 +46,14 @@ async function narrowed(
 ): Promise<{ where: string[]; params: unknown[] }> {
   if (!selection.index) return bounds;
   const condition = await selection.index.page(bounds, wanted);
-  // Each in parentheses: the plain list's position is an OR written bare.
-  return {
-    where: [...bounds.where.map((w) => `(${w})`), condition.where],
-    params: [...bounds.params, ...condition.params],
-  };
+  return { where: [...bounds.where, condition.where], params: [...bounds.params, ...condition.params] };
 }
 
-const whereOf = (conditions: string[]) => (conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '');
-const orderOf = (descending: boolean) =>
-  descending ? 'ORDER BY s.created DESC, s.id DESC' : 'ORDER BY s.created, s.id';
-
-/** The rows after a key in the list's direction; alone, the condition of the plain list as it always read. */
-function afterKey(selection: ListSelection, after: Key): { where: string[]; params: unknown[] } {
-  const cmp = selection.descending ? '<' : '>';
-  const keyset = `s.created ${cmp} ? OR (s.created = ? AND s.id ${cmp} ?)`;
-  const where = selection.where.length ? [...selection.where, `(${keyset})`] : [keyset];
-  return { where, params: [...selection.params, after.created, after.created, after.id] };
-}
-
-/** A position in the list: the (created, id) of the last snippet seen. */
-interface Key {
-  created: string | Date;
-  id: number;
-}
+/** The selection's conditions and those `more`, with their parameters. */
+const and = (selection: { where: string[]; params: unknown[] }, more: { where: string; params: unknown[] }) => ({
+  where: [...selection.where, more.where],
+  params: [...selection.params, ...more.params],
+});
 
 export class InvalidCursor extends Error {}
 
@@ -96,22 +74,12 @@ function decodeCursor(store: Store, cursor: string): Key {
       Number.isSafeInteger(id) &&
       (filterKey === undefined || typeof filterKey === 'string')
     ) {
-      // SQLite keeps the text it was given; MySQL compares DATETIME with a Date.
-      return { created: isSqlite(store) ? created : new Date(created), id: id as number };
+      return { created: store.engine.cursorTime(created), id: id as number };
     }
   } catch {
     // fall through
   }
   throw new InvalidCursor('Invalid cursor');
-}
-
-/** The rows up to a key, inclusive, in the list's direction. */
-function upToKey(descending: boolean, key: Key): { where: string; params: unknown[] } {
-  const cmp = descending ? '>' : '<';
-  return {
-    where: `(s.created ${cmp} ? OR (s.created = ? AND s.id ${cmp}= ?))`,
-    params: [key.created, key.created, key.id],
-  };
 }
 
 /**
@@ -128,12 +96,13 @@ async function rowsAfter<T>(
   limit: number,
   selection: ListSelection,
 ): Promise<{ rows: T[]; last?: Key; more: boolean }> {
+  const forward = selection.descending ? '<' : '>';
   const { where, params } = await narrowed(
     selection,
-    { ...(after ? afterKey(selection, after) : selection), descending: selection.descending },
+    { ...(after ? and(selection, pastKey(after, forward)) : selection), descending: selection.descending },
     limit + 1,
   );
-  const order = orderOf(selection.descending);
+  const order = listOrder(selection.descending);
   const sized = await select<Key & { size: number | string }>(
     store,
     `SELECT s.id, s.created, ${rowBytes('s')} AS size ${SNIPPET_FROM(store)}${whereOf(where)} ${order} LIMIT ?`,
@@ -146,11 +115,12 @@ async function rowsAfter<T>(
   );
   if (!kept) return { rows: [], more: false };
   const lastKept = sized[kept - 1]!;
-  const upTo = upToKey(selection.descending, lastKept);
+  // The rows up to the last that fits, inclusive: back from it, in the list's direction.
+  const upTo = and({ where, params }, pastKey(lastKept, selection.descending ? '>' : '<', true));
   const rows = await select<T & Key>(
     store,
-    `SELECT ${columns}, s.created ${SNIPPET_FROM(store)}${whereOf([...where.map((w) => `(${w})`), upTo.where])} ${order} LIMIT ?`,
-    [...params, ...upTo.params, kept],
+    `SELECT ${columns}, s.created ${SNIPPET_FROM(store)}${whereOf(upTo.where)} ${order} LIMIT ?`,
+    [...upTo.params, kept],
     selection.kind,
   );
   const last = rows[rows.length - 1];
@@ -200,17 +170,14 @@ export async function previousCursor(
 ): Promise<{ cursor?: string } | undefined> {
   const key = decodeCursor(store, cursor);
   // Backwards: the other direction, the cursor's own snippet included.
-  const cmp = selection.descending ? '>' : '<';
-  const keyset = `s.created ${cmp} ? OR (s.created = ? AND s.id ${cmp}= ?)`;
   const bounds = {
-    where: selection.where.length ? [...selection.where, `(${keyset})`] : [keyset],
-    params: [...selection.params, key.created, key.created, key.id],
+    ...and(selection, pastKey(key, selection.descending ? '>' : '<', true)),
     descending: !selection.descending,
   };
   const { where, params } = await narrowed(selection, bounds, limit + 1);
   const rows = await select<Key & { size: number | string }>(
     store,
-    `SELECT s.id, s.created, ${rowBytes('s')} AS size FROM snippets s${whereOf(where)} ${orderOf(!selection.descending)} LIMIT ?`,
+    `SELECT s.id, s.created, ${rowBytes('s')} AS size FROM snippets s${whereOf(where)} ${listOrder(!selection.descending)} LIMIT ?`,
     [...params, limit + 1],
     selection.kind,
   );
