@@ -32,7 +32,7 @@ export function writeOutcome(res: Response, method: string, procedure: RoutedPro
       return res.locals.format === 'html'
         ? sendJson(res, status, outcome.data)
         : sendText(res, status, procedure.text, outcome.data as string);
-    // The JSON representation of a snippet read or restored names its revision (src/snippets/preconditions.ts); the browsable
+    // The JSON representation of a snippet read, created or restored names its revision (src/snippets/preconditions.ts); the browsable
     // page, another representation, keeps a validator of its own bytes.
     if (outcome.revision !== undefined && res.locals.format === 'json') res.setHeader('ETag', etagOf(outcome.revision));
     if (!procedure.paged) return sendJson(res, status, outcome.data);

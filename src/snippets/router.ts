@@ -143,6 +143,8 @@ export const snippetsRouter = router({
       const row = await retrying(ctx, 'create', () =>
         createSnippet(ctx.runtime.store, definedOnly(input), ctx.user.id, ctx.runtime.now),
       );
+      // The new snippet's ETag (a PUT's answer has none: RFC 9110 §9.3.4, its content is transformed when stored).
+      ctx.seen.revision = row.revision;
       return toSnippet({ ...row, owner: ctx.user.username });
     }),
 
