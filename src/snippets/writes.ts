@@ -21,6 +21,7 @@ import {
   type RawRow,
 } from './columns';
 import { writeTransaction, type Tx } from '../store/transaction';
+import { WriteConflict } from '../store/errors';
 
 /** The fields an update may set (the owner comes from the caller, never from input); a create also needs the required ones. */
 export type SnippetWrite = Partial<SnippetFields>;
@@ -90,16 +91,6 @@ async function lockedRow(tx: Tx, id: number): Promise<StoredSnippet | null> {
   return row ? withBooleans(row) : null;
 }
 
-/**
- * Thrown when MAX_SAVE_TRIES renderings went stale: a conflict, which the caller's retry and then a 503 handle as a
- * deadlock.
- */
-function crowded(): Error {
-  return Object.assign(new Error('a snippet save found its fields changed under it too often'), {
-    code: 'ER_LOCK_DEADLOCK',
-  });
-}
-
 type SaveOutcome = { saved: StoredSnippet } | { refused: WriteRefused } | { stale: StoredSnippet };
 
 const UPDATE_SQL = `UPDATE snippets SET ${SAVED_COLUMNS.map((c) => `${c} = ?`).join(', ')}, highlighted = ?, revision = ? WHERE id = ? AND revision = ?`;
@@ -149,7 +140,8 @@ export async function updateSnippet(
     if ('refused' in outcome) return outcome.refused;
     basis = outcome.stale;
   }
-  throw crowded();
+  // A conflict, which the caller's retry and then a 503 handle as a lost deadlock.
+  throw new WriteConflict('a snippet save found its fields changed under it too often');
 }
 
 /**
