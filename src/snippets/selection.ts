@@ -23,7 +23,11 @@ export interface ListSelection {
 export const PLAIN_LIST: ListSelection = { where: [], params: [], descending: false };
 
 /** The selection the procedure's filters ask for; the plain list when they ask for nothing. */
-export async function selectionOf(store: Store, filters: SnippetFilters): Promise<ListSelection> {
+export async function selectionOf(
+  store: Store,
+  filters: SnippetFilters,
+  terms = searchTerms(filters.search),
+): Promise<ListSelection> {
   const where: string[] = [];
   const params: unknown[] = [];
   if (filters.owner !== undefined) {
@@ -44,7 +48,6 @@ export async function selectionOf(store: Store, filters: SnippetFilters): Promis
     where.push('s.created < ?');
     params.push(store.engine.time(before));
   }
-  const terms = searchTerms(filters.search);
   const search = await store.engine.search(terms);
   where.push(...search.where);
   params.push(...search.params);
@@ -52,7 +55,7 @@ export async function selectionOf(store: Store, filters: SnippetFilters): Promis
     where,
     params,
     descending: filters.ordering === '-created',
-    key: filterKey(filters),
+    key: filterKey(filters, terms),
     index: search.index,
     kind: terms.length ? 'search' : 'read',
   };
