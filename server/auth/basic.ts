@@ -1,8 +1,6 @@
-// HTTP Basic authentication through passport-http, with DRF's messages for malformed headers.
-import { Passport } from 'passport';
-import { BasicStrategy } from 'passport-http';
-import type { Request, Response } from 'express';
-import { checkCredentials, recentlyVerifiedUser, type AuthUser } from '../../src/auth/users';
+// HTTP Basic authentication (RFC 7617), with DRF's messages for malformed headers.
+import type { Request } from 'express';
+import { checkCredentials, recentlyVerifiedUser } from '../../src/auth/users';
 import type { Runtime } from '../../src/runtime';
 import type { Throttle } from './throttle';
 import { AuthenticationFailed, Throttled, type Scheme } from './types';
@@ -27,19 +25,10 @@ function decodeCredentials(header: string): { username: string; password: string
 export type GuessingGuard = Pick<Throttle, 'passwordWait' | 'passwordFailed'>;
 
 export function basicScheme(runtime: Pick<Runtime, 'store' | 'credentials'>, guard?: GuessingGuard): Scheme {
-  const passport = new Passport();
-  passport.use(
-    new BasicStrategy({ realm: 'api', passReqToCallback: true }, (req, _username, _password, done) => {
-      // passport-http splits on every colon, so a password containing ':' would be cut; decode it whole.
-      const { username, password } = decodeCredentials(req.headers.authorization ?? '');
-      checkCredentials(runtime, username, password).then((user) => done(null, user ?? false), done);
-    }),
-  );
-
   return {
     name: 'basic',
     challenge: BASIC_CHALLENGE,
-    async authenticate(req: Request, res: Response) {
+    async authenticate(req: Request) {
       const header = req.headers.authorization;
       if (!header || header.trim().split(/\s+/)[0]?.toLowerCase() !== 'basic') return null;
       const { username, password } = decodeCredentials(header); // malformed headers fail here with DRF's message
@@ -48,14 +37,10 @@ export function basicScheme(runtime: Pick<Runtime, 'store' | 'credentials'>, gua
       const wait = guard ? await guard.passwordWait(req, username) : 0;
       if (wait) throw new Throttled(wait);
       // A pair verified moments ago, its stored hash unchanged, needs no new PBKDF2: the hot path of Basic clients
-      // costs what Token costs. Any other pair goes through passport-http.
+      // costs what Token costs. Any other pair is checked against its stored hash.
       const user =
         (await recentlyVerifiedUser(runtime, username, password)) ??
-        (await new Promise<AuthUser | false>((resolve, reject) => {
-          passport.authenticate('basic', { session: false }, (err: unknown, found: AuthUser | false) =>
-            err ? reject(err) : resolve(found),
-          )(req, res, reject);
-        }));
+        (await checkCredentials(runtime, username, password));
       if (!user) {
         await guard?.passwordFailed(req, username);
         throw new AuthenticationFailed(INVALID);

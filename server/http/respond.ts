@@ -44,10 +44,6 @@ export function sendJson(res: Response, status: number, body: unknown, headers: 
   sendText(res, status, JSON_TYPE, JSON.stringify(body) ?? 'null');
 }
 
-export function sendError(res: Response, status: number, detail: string, headers: Headers = {}): void {
-  sendJson(res, status, { detail }, headers);
-}
-
 /** 204: no body and no Content-Type, whatever the format. */
 export function sendNoContent(res: Response, headers: Headers = {}): void {
   res.status(204).set(headers).end();

@@ -8,7 +8,7 @@ const json = (schema: SchemaObject | { $ref: string }, example: unknown) => ({
 });
 
 export const ERROR_SCHEMAS: Record<string, SchemaObject> = {
-  // server/rest/respond.ts sendError: every refusal but validation is this shape.
+  // src/refusal.ts: every refusal but validation is this shape.
   Error: {
     type: 'object',
     properties: { detail: { type: 'string' } },

@@ -1,6 +1,6 @@
 // Users and snippets, with indexes on the owner and the creation time.
 import { DataTypes, type QueryInterface } from 'sequelize';
-import { longText } from '../models/types';
+import { longText } from './types';
 
 export async function up(qi: QueryInterface): Promise<void> {
   await qi.createTable('users', {

@@ -2,7 +2,7 @@
 // the latest (the version a conditional write compares, docs/api.md "History"). Each existing snippet gets revision 1,
 // its current fields, saved at its creation time (the time of its last save is not recorded).
 import { DataTypes, type QueryInterface } from 'sequelize';
-import { longText } from '../models/types';
+import { longText } from './types';
 
 export async function up(qi: QueryInterface): Promise<void> {
   await qi.addColumn('snippets', 'revision', { type: DataTypes.INTEGER, allowNull: false, defaultValue: 1 });

@@ -2,7 +2,7 @@
 import type { Sequelize } from 'sequelize';
 import type { Highlighter } from '../highlight';
 import { definePersonalToken, PersonalToken } from './personal-token';
-import { defineSnippet, renderedByHook, Snippet } from './snippet';
+import { defineSnippet, Snippet } from './snippet';
 import { defineUser, User } from './user';
 import { defineUserIdentity, UserIdentity } from './user-identity';
 
@@ -27,4 +27,4 @@ export function defineModels(sequelize: Sequelize, highlighter: Highlighter): Mo
   return models;
 }
 
-export { PersonalToken, renderedByHook, Snippet, User, UserIdentity };
+export { PersonalToken, Snippet, User, UserIdentity };

@@ -14,7 +14,6 @@ import { SNIPPET_TABLE, type SnippetTable } from '../schemas/snippet-table';
 import type { FieldValue, StoredKey } from '../schemas/table';
 import type { User } from './user';
 import { attributesOf } from './columns';
-import { longText } from './types';
 
 /** The table's stored fields as attributes; those not required (they have a default, or are the id) are optional on create. */
 type TableAttributes = {
@@ -34,38 +33,33 @@ export class Snippet extends Model<InferAttributes<Snippet>, InferCreationAttrib
   declare highlighted: CreationOptional<string>;
   declare ownerId: ForeignKey<User['id']>;
   declare owner?: NonAttribute<User>;
+
+  /**
+   * `highlighted` for a snippet's fields: what the beforeSave hook stores on every save, and what the writes that store
+   * a revision with the row in one transaction of their own store (src/snippets/writes.ts). A bound class renders with
+   * its database's highlighter (defineSnippet).
+   */
+  static render(_fields: RenderedFields): Promise<string> {
+    return Promise.reject(new Error('Snippet.render(): use the class bound to a database (defineSnippet)'));
+  }
 }
 
 /** The stored fields `highlighted` is rendered from. */
 export type RenderedFields = Pick<Snippet, 'code' | 'language' | 'style' | 'title' | 'linenos'>;
 
-/**
- * `highlighted` for a snippet's fields, by the model's own beforeSave hook: the writes that store a revision with the
- * row in one transaction of their own (src/snippets/writes.ts) render through the same hook as every save.
- */
-export async function renderedByHook(model: typeof Snippet, fields: RenderedFields): Promise<string> {
-  const snippet = model.build({
-    code: fields.code,
-    language: fields.language,
-    style: fields.style,
-    title: fields.title,
-    linenos: fields.linenos,
-  });
-  // Hooks.runHooks is Sequelize's own way of running a model's hooks (lib/hooks.js); its typings leave it out.
-  await (
-    model as unknown as { runHooks(name: 'beforeSave', instance: Snippet, options: object): Promise<void> }
-  ).runHooks('beforeSave', snippet, {});
-  return snippet.highlighted;
-}
-
 /** A Snippet class bound to `sequelize`, whose hook renders with `highlighter`. */
 export function defineSnippet(sequelize: Sequelize, highlighter: Highlighter): typeof Snippet {
-  const Bound = class extends Snippet {};
+  const Bound = class extends Snippet {
+    static override render(fields: RenderedFields): Promise<string> {
+      const { code, language, style, title, linenos } = fields;
+      return highlighter.render({ code, language, style, title, linenos });
+    }
+  };
   Bound.init(
     {
-      ...attributesOf(SNIPPET_TABLE, sequelize),
+      ...attributesOf(SNIPPET_TABLE),
       created: { type: DataTypes.DATE(6), allowNull: false, defaultValue: DataTypes.NOW },
-      highlighted: { type: longText(sequelize), allowNull: false, defaultValue: '' },
+      highlighted: { type: DataTypes.TEXT, allowNull: false, defaultValue: '' },
     },
     {
       sequelize,
@@ -74,13 +68,7 @@ export function defineSnippet(sequelize: Sequelize, highlighter: Highlighter): t
       hooks: {
         // Derived data belongs to the model, as DRF's Snippet.save() does it; saves go through instance.save().
         async beforeSave(snippet) {
-          snippet.highlighted = await highlighter.render({
-            code: snippet.code,
-            language: snippet.language,
-            style: snippet.style,
-            title: snippet.title,
-            linenos: snippet.linenos,
-          });
+          snippet.highlighted = await Bound.render(snippet);
         },
       },
     },

@@ -1,7 +1,8 @@
 // The snippet table's fields in SQL: the column each is read from, and the values the drivers return converted back.
 import { columnName } from '../models/columns';
 import { SNIPPET_TABLE } from '../schemas/snippet-table';
-import { fieldsOf, isStored } from '../schemas/table';
+import { fieldsOf, isStored, isWritable } from '../schemas/table';
+import type { SnippetFields } from './schema';
 
 /** Every field, in the representation's order. */
 export const SNIPPET_FIELDS = fieldsOf(SNIPPET_TABLE);
@@ -13,6 +14,26 @@ export const STORED_NAMES = SNIPPET_FIELDS.filter(([, field]) => isStored(field)
 export const STORED_COLUMNS = STORED_NAMES.map((name) =>
   columnName(name) === name ? name : `${columnName(name)} AS ${name}`,
 ).join(', ');
+
+/**
+ * The fields a save writes, in the row and in its revision: every writable one (the id and the owner are the row's
+ * own). The INSERTs, the UPDATE and the revisions' SELECTs name these, so a new field of the table is saved and kept in
+ * the history with no list of columns to edit (test/acceptance/field-table.test.ts).
+ */
+export const SAVED_NAMES = SNIPPET_FIELDS.filter(([, field]) => isWritable(field)).map(
+  ([name]) => name,
+) as (keyof SnippetFields)[];
+
+/** The saved fields' columns, in SAVED_NAMES' order, for an INSERT's or an UPDATE's column list. */
+export const SAVED_COLUMNS = SAVED_NAMES.map(columnName);
+
+/** `column AS name` of each saved field, for a SELECT of a row or a revision. */
+export const SAVED_SELECT = SAVED_NAMES.map((name) =>
+  columnName(name) === name ? name : `${columnName(name)} AS ${name}`,
+).join(', ');
+
+/** `n` placeholders, for a VALUES list. */
+export const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
 const BOOLEANS = SNIPPET_FIELDS.filter(([, field]) => field.kind === 'boolean').map(([name]) => name);
 

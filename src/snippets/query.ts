@@ -105,8 +105,7 @@ export interface SnippetFilters {
 }
 
 /** What the filters select, normalized: two spellings of one query (`+00:00` and `Z`, extra spaces) are one key. */
-function normalized(filters: SnippetFilters): Record<string, unknown> {
-  const terms = searchTerms(filters.search);
+function normalized(filters: SnippetFilters, terms: readonly string[]): Record<string, unknown> {
   const entries: [string, unknown][] = [
     ['owner', filters.owner],
     ['language', filters.language],
@@ -122,8 +121,8 @@ function normalized(filters: SnippetFilters): Record<string, unknown> {
  * The key a cursor carries so that it is only read with the filters and ordering it was made for; undefined for the
  * plain list, whose cursors stay as they were before filters existed.
  */
-export function filterKey(filters: SnippetFilters): string | undefined {
-  const norm = normalized(filters);
+export function filterKey(filters: SnippetFilters, terms = searchTerms(filters.search)): string | undefined {
+  const norm = normalized(filters, terms);
   if (!Object.keys(norm).length) return undefined;
   return createHash('sha256').update(JSON.stringify(norm)).digest('base64url').slice(0, 16);
 }

@@ -1,27 +1,20 @@
 // Snippets as the API shows them, read straight from the tables a page at a time, owner names joined, `highlighted` never read.
-import { isSqlite, type Store } from '../store/database';
+import type { Store } from '../store/database';
 import { select } from '../store/select';
 import type { Snippet } from './schema';
 import { columnName } from '../models/columns';
 import { SNIPPET_FIELDS, type RawRow } from './columns';
 import type { FieldSpec } from '../schemas/table';
 import { PLAIN_LIST, type ListSelection } from './selection';
-import type { Bounds } from './search-index';
+import type { Bounds } from '../store/search';
 import { rowBytes, rowsWithin } from '../store/page-budget';
 import { upTo, windowOf, type Position, type Window } from './scan-window';
 
 /** Where each key of the representation comes from: the snippet's column, or the joined owner's username. */
 const sqlOf = (name: string, field: FieldSpec) => (field.kind === 'owner' ? 'u.username' : `s.${columnName(name)}`);
 const SNIPPET_COLUMNS = SNIPPET_FIELDS.map(([name, field]) => `${sqlOf(name, field)} AS ${name}`).join(', ');
-/**
- * Snippets first, then each one's owner: the list is read in the order of the (created, id) index. With few users and
- * many snippets MariaDB's planner read users first and sorted every snippet in a temporary table for each page
- * (44 pages of 100 a second, 7,000 snippets, the server's CPU at 140%); STRAIGHT_JOIN keeps MySQL to the written
- * order, as SQLite's planner already does.
- */
-const SNIPPET_JOIN = { sqlite: 'JOIN', mysql: 'STRAIGHT_JOIN' };
-const SNIPPET_FROM = (store: Store) =>
-  `FROM snippets s ${SNIPPET_JOIN[isSqlite(store) ? 'sqlite' : 'mysql']} users u ON u.id = s.owner_id`;
+/** Snippets first, then each one's owner: the list is read in the order of the (created, id) index. */
+const SNIPPET_FROM = (store: Store) => `FROM snippets s ${store.engine.orderedJoin} users u ON u.id = s.owner_id`;
 
 type SnippetRow = RawRow<Snippet>;
 
@@ -94,8 +87,7 @@ function decodeCursor(store: Store, cursor: string): Key {
       Number.isSafeInteger(id) &&
       (filterKey === undefined || typeof filterKey === 'string')
     ) {
-      // SQLite keeps the text it was given; MySQL compares DATETIME with a Date.
-      return { created: isSqlite(store) ? created : new Date(created), id: id as number };
+      return { created: store.engine.cursorTime(created) as string | Date, id: id as number };
     }
   } catch {
     // fall through

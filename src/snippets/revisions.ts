@@ -5,12 +5,10 @@ import type { Store } from '../store/database';
 import type { Tx } from '../store/transaction';
 import type { Revision } from './revision';
 import type { SnippetFields } from './schema';
-import { withBooleans, type RawRow } from './columns';
+import { placeholders, SAVED_COLUMNS, SAVED_NAMES, SAVED_SELECT, withBooleans, type RawRow } from './columns';
 import { rowBytes, rowsWithin } from '../store/page-budget';
 
-const COLUMNS = 'n AS revision, saved, title, code, linenos, language, style';
-/** The saved fields of a revision, in the order of their columns. */
-export const REVISION_FIELDS = ['title', 'code', 'linenos', 'language', 'style'] as const;
+const COLUMNS = `n AS revision, saved, ${SAVED_SELECT}`;
 
 type RevisionRow = RawRow<Omit<Revision, 'saved'>> & { saved: string | Date };
 
@@ -20,10 +18,12 @@ function isoOf(saved: string | Date): string {
 }
 
 function toRevision(row: RevisionRow): Revision {
-  const { revision, title, code, linenos, language, style } = withBooleans(
-    row as RawRow<Omit<Revision, 'saved'>>,
-  ) as Omit<Revision, 'saved'>;
-  return { revision: Number(revision), saved: isoOf(row.saved), title, code, linenos, language, style };
+  const fields = withBooleans(row as RawRow<Omit<Revision, 'saved'>>) as Omit<Revision, 'saved'>;
+  return {
+    revision: Number(row.revision),
+    saved: isoOf(row.saved),
+    ...(Object.fromEntries(SAVED_NAMES.map((name) => [name, fields[name]])) as Required<SnippetFields>),
+  };
 }
 
 export async function revisionOf(store: Store, snippetId: number, n: number): Promise<Revision | undefined> {
@@ -79,6 +79,8 @@ export function revisionBytes(fields: Pick<SnippetFields, 'title' | 'code'>): nu
   return Buffer.byteLength(fields.title ?? '', 'utf8') + Buffer.byteLength(fields.code, 'utf8');
 }
 
+const INSERT_REVISION = `INSERT INTO snippet_revisions (snippet_id, n, saved, ${SAVED_COLUMNS.join(', ')}, bytes) VALUES (${placeholders(SAVED_NAMES.length + 4)})`;
+
 /**
  * Stores revision `n` of a snippet in the save's transaction and thins the older ones by the policy of docs/api.md
  * "History": the newest SNIPPET_REVISIONS_KEEP stay; of the older ones, the last of each UTC day, SNIPPET_REVISIONS_DAILY
@@ -95,10 +97,7 @@ export async function insertRevision(
   fields: SnippetFields,
 ): Promise<number> {
   const bytes = revisionBytes(fields);
-  await tx.insert(
-    `INSERT INTO snippet_revisions (snippet_id, n, saved, ${REVISION_FIELDS.join(', ')}, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [snippetId, n, saved, ...REVISION_FIELDS.map((f) => fields[f]), bytes],
-  );
+  await tx.insert(INSERT_REVISION, [snippetId, n, saved, ...SAVED_NAMES.map((f) => fields[f]), bytes]);
   const { revisionsKeep: keep, revisionsDaily: daily } = store;
   if (keep === 0 || n <= keep) return bytes;
   const left = n - keep;

@@ -45,8 +45,18 @@ const ownSnippetProcedure = authedProcedure.use(async ({ ctx, getRawInput, next 
   return next({ ctx: { snippet } });
 });
 
+/**
+ * A list's query with its search terms split once (`ctx.terms`); a search is an expensive request (src/expensive.ts),
+ * a list without one is not.
+ */
+const listProcedure = publicProcedure.input(SnippetListQuery).use(({ ctx, input, next }) => {
+  const terms = searchTerms(input?.search);
+  const go = () => next({ ctx: { terms } });
+  return terms.length ? ctx.runtime.expensive.run(clientOf(ctx), go) : go();
+});
+
 export const snippetsRouter = router({
-  list: publicProcedure
+  list: listProcedure
     .meta({
       name: 'snippet-list',
       paged: true,
@@ -57,15 +67,10 @@ export const snippetsRouter = router({
         summary: 'List snippets, oldest first; filtered and searched on request',
       },
     })
-    .input(SnippetListQuery)
     .output(SnippetPage)
-    // A search is an expensive request (src/expensive.ts); a list without one is not.
-    .use(({ ctx, input, next }) =>
-      searchTerms(input?.search).length ? ctx.runtime.expensive.run(clientOf(ctx), next) : next(),
-    )
     .query(async ({ ctx, input }) => {
       const { store } = ctx.runtime;
-      const selection = await selectionOf(store, input ?? {}, ctx.runtime.config.SEARCH_SCAN_ROWS);
+      const selection = await selectionOf(store, input ?? {}, ctx.terms, ctx.runtime.config.SEARCH_SCAN_ROWS);
       // Without a limit, the first page of DEFAULT_PAGE (/trpc): the REST facade streams a whole list page after page.
       try {
         return await snippetPage(store, input?.limit ?? DEFAULT_PAGE, input?.cursor, selection);
@@ -101,23 +106,23 @@ export const snippetsRouter = router({
    * The cursor of the page before the one the list query's `cursor` starts, in the same filtered list (the browsable
    * list's Previous link; not a REST path).
    */
-  previousPage: publicProcedure
-    .input(SnippetListQuery)
-    .output(PreviousPage)
-    .use(({ ctx, input, next }) =>
-      searchTerms(input?.search).length ? ctx.runtime.expensive.run(clientOf(ctx), next) : next(),
-    )
-    .query(async ({ ctx, input }) => {
-      if (!input?.limit || !input.cursor) return null;
-      const { store } = ctx.runtime;
-      try {
-        const selection = await selectionOf(store, input, ctx.runtime.config.SEARCH_SCAN_ROWS);
-        return (await previousCursor(store, input.limit, input.cursor, selection)) ?? null;
-      } catch (err) {
-        if (err instanceof InvalidCursor) return null;
-        throw err;
-      }
-    }),
+  previousPage: listProcedure.output(PreviousPage).query(async ({ ctx, input }) => {
+    if (!input?.limit || !input.cursor) return null;
+    const { store } = ctx.runtime;
+    try {
+      return (
+        (await previousCursor(
+          store,
+          input.limit,
+          input.cursor,
+          await selectionOf(store, input, ctx.terms, ctx.runtime.config.SEARCH_SCAN_ROWS),
+        )) ?? null
+      );
+    } catch (err) {
+      if (err instanceof InvalidCursor) return null;
+      throw err;
+    }
+  }),
 
   /** Whether the requester may change the snippet (OPTIONS' actions, the pages' forms; not a REST path): false when it does not exist. */
   writable: publicProcedure

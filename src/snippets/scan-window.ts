@@ -4,7 +4,7 @@
 // snippets").
 import type { Store } from '../store/database';
 import { select } from '../store/select';
-import type { Bounds } from './search-index';
+import type { Bounds } from '../store/search';
 import type { Scan } from './selection';
 
 /** A position in the list: the (created, id) of a snippet. */

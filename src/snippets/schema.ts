@@ -1,6 +1,6 @@
 // The snippet shapes, derived from the field table: input for create and update, the representation for output.
 import { z } from 'zod';
-import { MAX_PAGE, pk } from '../schemas/fields';
+import { pageLimit, pk } from '../schemas/fields';
 import { inputObject, representationObject } from '../schemas/from-table';
 import { SNIPPET_TABLE } from '../schemas/snippet-table';
 import { cursorMatchesFilters, SNIPPET_FILTER_FIELDS } from './query';
@@ -31,16 +31,7 @@ export type SnippetPage = z.infer<typeof SnippetPage>;
  */
 export const SnippetListQuery = z
   .object({
-    limit: z
-      .preprocess(
-        (v) => (typeof v === 'string' && /^[0-9]+$/.test(v) ? Number(v) : v),
-        z
-          .number({ error: 'A valid integer is required.' })
-          .int()
-          .min(1)
-          .max(MAX_PAGE, `Ensure this value is less than or equal to ${MAX_PAGE}.`),
-      )
-      .optional(),
+    limit: pageLimit.optional(),
     cursor: z.string().max(200).optional(),
     ...SNIPPET_FILTER_FIELDS,
   })

@@ -2,17 +2,26 @@
 // If-Match changes the row only while it is still at the revision the tag names, judged on the row locked in that
 // transaction.
 import { Op } from 'sequelize';
-import { renderedByHook, type Snippet } from '../models';
+import type { Snippet } from '../models';
 import type { Store } from '../store/database';
 import { ifMatchAllows } from './preconditions';
 import { SNIPPET_TABLE } from '../schemas/snippet-table';
 import type { SnippetFields } from './schema';
 import { fieldsOf, isWritable } from '../schemas/table';
-import { insertRevision, REVISION_FIELDS, revisionBytes, snippetBytes } from './revisions';
+import { insertRevision, revisionBytes, snippetBytes } from './revisions';
 import { assertRoomFor, charge } from './usage';
 import { select } from '../store/select';
-import { STORED_COLUMNS, STORED_NAMES, withBooleans, type RawRow } from './columns';
+import {
+  placeholders,
+  SAVED_COLUMNS,
+  SAVED_NAMES,
+  STORED_COLUMNS,
+  STORED_NAMES,
+  withBooleans,
+  type RawRow,
+} from './columns';
 import { writeTransaction, type Tx } from '../store/transaction';
+import { WriteConflict } from '../store/errors';
 
 /** The fields an update may set (the owner comes from the caller, never from input); a create also needs the required ones. */
 export type SnippetWrite = Partial<SnippetFields>;
@@ -50,7 +59,9 @@ export async function snippetForWrite(store: Store, id: number): Promise<StoredS
 }
 
 const savedFieldsOf = (s: SavedFields): SavedFields =>
-  Object.fromEntries(REVISION_FIELDS.map((f) => [f, s[f]])) as SavedFields;
+  Object.fromEntries(SAVED_NAMES.map((f) => [f, s[f]])) as SavedFields;
+
+const INSERT_SQL = `INSERT INTO snippets (created, ${SAVED_COLUMNS.join(', ')}, highlighted, owner_id, revision) VALUES (${placeholders(SAVED_NAMES.length + 3)}, 1)`;
 
 /** `clock` times the revision (ms since the epoch: the runtime's clock, which the revision thinning goes by). */
 export async function createSnippet(
@@ -61,16 +72,13 @@ export async function createSnippet(
 ): Promise<StoredSnippet> {
   const saved = { ...DEFAULTS, ...fields } as SavedFields;
   await assertRoomFor(store, ownerId, revisionBytes(saved));
-  const highlighted = await renderedByHook(store.models.Snippet, saved);
+  const highlighted = await store.models.Snippet.render(saved);
   const now = new Date(clock());
   return writeTransaction(store, async (tx) => {
     // The owner's count first: on MySQL/MariaDB its row lock is then taken before the INSERT's foreign-key check
     // share-locks the same row, which two creates of one user would otherwise both hold and deadlock on.
     await charge(store, tx, ownerId, revisionBytes(saved));
-    const id = await tx.insert(
-      `INSERT INTO snippets (created, ${REVISION_FIELDS.join(', ')}, highlighted, owner_id, revision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)`,
-      [now, ...REVISION_FIELDS.map((f) => saved[f]), highlighted, ownerId],
-    );
+    const id = await tx.insert(INSERT_SQL, [now, ...SAVED_NAMES.map((f) => saved[f]), highlighted, ownerId]);
     // Revision 1 is never thinned: the count above is its size.
     await insertRevision(store, tx, id, 1, now, saved);
     return { ...saved, id, ownerId, revision: 1 };
@@ -83,19 +91,9 @@ async function lockedRow(tx: Tx, id: number): Promise<StoredSnippet | null> {
   return row ? withBooleans(row) : null;
 }
 
-/**
- * Thrown when MAX_SAVE_TRIES renderings went stale: a conflict, which the caller's retry and then a 503 handle as a
- * deadlock.
- */
-function crowded(): Error {
-  return Object.assign(new Error('a snippet save found its fields changed under it too often'), {
-    code: 'ER_LOCK_DEADLOCK',
-  });
-}
-
 type SaveOutcome = { saved: StoredSnippet } | { refused: WriteRefused } | { stale: StoredSnippet };
 
-const UPDATE_SQL = `UPDATE snippets SET ${REVISION_FIELDS.map((f) => `${f} = ?`).join(', ')}, highlighted = ?, revision = ? WHERE id = ? AND revision = ?`;
+const UPDATE_SQL = `UPDATE snippets SET ${SAVED_COLUMNS.map((c) => `${c} = ?`).join(', ')}, highlighted = ?, revision = ? WHERE id = ? AND revision = ?`;
 
 /**
  * Saves `fields` over the stored snippet as a new revision: the fields left out keep their stored values, and
@@ -118,14 +116,12 @@ export async function updateSnippet(
     if (!ifMatchAllows(ifMatch, basis.revision)) return 'precondition';
     const next = { ...savedFieldsOf(basis), ...fields } as SavedFields;
     const key = JSON.stringify(next);
-    if (rendered?.key !== key) rendered = { key, html: await renderedByHook(store.models.Snippet, next) };
+    if (rendered?.key !== key) rendered = { key, html: await store.models.Snippet.render(next) };
     const { html } = rendered;
     const now = new Date(clock());
     const save = async (tx: Tx, from: StoredSnippet): Promise<boolean> => {
       const revision = from.revision + 1;
-      if (
-        !(await tx.change(UPDATE_SQL, [...REVISION_FIELDS.map((f) => next[f]), html, revision, from.id, from.revision]))
-      )
+      if (!(await tx.change(UPDATE_SQL, [...SAVED_NAMES.map((f) => next[f]), html, revision, from.id, from.revision])))
         return false;
       await charge(store, tx, from.ownerId, await insertRevision(store, tx, from.id, revision, now, next));
       return true;
@@ -144,7 +140,8 @@ export async function updateSnippet(
     if ('refused' in outcome) return outcome.refused;
     basis = outcome.stale;
   }
-  throw crowded();
+  // A conflict, which the caller's retry and then a 503 handle as a lost deadlock.
+  throw new WriteConflict('a snippet save found its fields changed under it too often');
 }
 
 /**

@@ -9,17 +9,12 @@ import {
   RateLimiterRedis,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import { isSqlite, type Store } from './database';
+import type { Store } from './database';
+import type { CounterOptions } from './engine';
 import type { RedisConnection } from './redis';
 import { lookupAll } from './select';
 
-export interface CounterOptions {
-  points: number;
-  /** Seconds. */
-  duration: number;
-  /** Names the counter family; unique per family. */
-  keyPrefix: string;
-}
+export type { CounterOptions };
 
 /**
  * What a family counts: every request (THROTTLE_ANON, THROTTLE_USER), or failed password checks, which are rare and
@@ -63,24 +58,11 @@ export async function counter(
       insuranceLimiter: new RateLimiterMemory(opts),
     });
   }
-  if (isSqlite(runtime.store) || use === 'requests')
-    return cluster.isWorker
-      ? new RateLimiterCluster({ ...opts, timeoutMs: CLUSTER_TIMEOUT_MS })
-      : new RateLimiterMemory(opts);
-  const { sequelize } = runtime.store;
-  return new Promise((resolve, reject) => {
-    // Keys are counterKey()s: ASCII of fixed length, so the library's VARCHAR(255) utf8 column holds any of them.
-    const store: RateLimiterAbstract = new RateLimiterMySQL(
-      {
-        ...opts,
-        tableName: 'throttle_counters',
-        storeClient: sequelize,
-        storeType: 'sequelize',
-        dbName: sequelize.getDatabaseName(),
-      },
-      (err?: unknown) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(store)),
-    );
-  });
+  const shared = use === 'guesses' ? runtime.store.engine.sharedCounter(opts) : undefined;
+  if (shared) return shared;
+  return cluster.isWorker
+    ? new RateLimiterCluster({ ...opts, timeoutMs: CLUSTER_TIMEOUT_MS })
+    : new RateLimiterMemory(opts);
 }
 
 /** In the cluster's primary: holds the workers' in-memory counters (without Redis). */

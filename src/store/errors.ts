@@ -56,9 +56,16 @@ function* chain(err: unknown): Generator<object> {
   }
 }
 
+/**
+ * A write that kept meeting others' changes to the same rows, where the engine saw no deadlock (a snippet save whose
+ * rendering went stale too often, src/snippets/writes.ts): retried, then refused as busy, as a lost deadlock is.
+ */
+export class WriteConflict extends Error {}
+
 /** Whether an error (or one it wraps) says the store was busy past its bound. */
 function isStoreBusy(err: unknown): boolean {
   for (const e of chain(err)) {
+    if (e instanceof WriteConflict) return true;
     const { name, code } = e as { name?: string; code?: string };
     if ((name && BUSY_NAMES.has(name)) || (code && BUSY_CODES.has(code))) return true;
   }
@@ -127,7 +134,7 @@ export function unavailableDetail(err: unknown): string | undefined {
 export function isConflict(err: unknown): boolean {
   for (const e of chain(err)) {
     const { code, errno } = e as { code?: string; errno?: number };
-    if (code === 'ER_LOCK_DEADLOCK' || errno === 1213) return true;
+    if (e instanceof WriteConflict || code === 'ER_LOCK_DEADLOCK' || errno === 1213) return true;
   }
   return false;
 }

@@ -3,8 +3,7 @@ import type { Sequelize } from 'sequelize';
 import type { Config } from '../config';
 import { SequelizeStorage, Umzug } from 'umzug';
 import { migrations } from '../migrations';
-import { configureWriter, sqliteFile, type Store } from './database';
-import { withMigrationLock } from './migration-lock';
+import type { Store } from './database';
 import { withoutStatementDeadline } from './mysql-deadline';
 
 function umzugFor(sequelize: Sequelize) {
@@ -27,7 +26,7 @@ function umzugFor(sequelize: Sequelize) {
  */
 export async function schemaOnStart(config: Pick<Config, 'MIGRATE_ON_START'>, store: Store): Promise<string[]> {
   if (config.MIGRATE_ON_START) return migrate(store);
-  await configureWriter(store);
+  await store.engine.configure();
   const pending = (await withoutStatementDeadline(() => umzugFor(store.sequelize).pending())).map((m) => m.name);
   if (pending.length)
     throw new Error(
@@ -38,13 +37,11 @@ export async function schemaOnStart(config: Pick<Config, 'MIGRATE_ON_START'>, st
 
 /** Applies every pending migration; returns the names applied. */
 export async function migrate(store: Store): Promise<string[]> {
-  await configureWriter(store);
+  await store.engine.configure();
   const { sequelize } = store;
   const umzug = umzugFor(sequelize);
   // Services started together (N machines, or tests) take turns; the second finds nothing left to apply.
   // DATABASE_TIMEOUT_MS bounds a request's statements, not a migration's (nor the wait for another's lock).
-  const applied = await withoutStatementDeadline(() =>
-    withMigrationLock(sequelize, sqliteFile(store), () => umzug.up()),
-  );
+  const applied = await withoutStatementDeadline(() => store.engine.withMigrationLock(() => umzug.up()));
   return applied.map((m) => m.name);
 }

@@ -1,6 +1,6 @@
 // Login sessions' rows: read on the reader, written on the writer; expired rows are deleted in the background.
 import { QueryTypes } from 'sequelize';
-import { isSqlite, type Store } from './database';
+import type { Store } from './database';
 import { lookup } from './select';
 
 export interface SessionRow {
@@ -20,9 +20,7 @@ export async function sessionData(store: Store, sid: string): Promise<SessionRow
 }
 
 export async function saveSession(store: Store, sid: string, row: SessionRow): Promise<void> {
-  const sql = isSqlite(store)
-    ? 'INSERT INTO sessions (sid, data, expires) VALUES (?, ?, ?) ON CONFLICT(sid) DO UPDATE SET data = excluded.data, expires = excluded.expires'
-    : 'INSERT INTO sessions (sid, data, expires) VALUES (?, ?, ?) ON DUPLICATE KEY UPDATE data = VALUES(data), expires = VALUES(expires)';
+  const sql = store.engine.upsert('sessions', 'sid', ['sid', 'data', 'expires']);
   await store.sequelize.query(sql, { replacements: [sid, row.data, row.expires], type: QueryTypes.INSERT });
 }
 

@@ -26,6 +26,24 @@ describe('conditional writes (If-Match)', () => {
     etag = String((await api().get(`/snippets/${id}/`).expect(200)).headers.etag);
   });
 
+  describe('POST /snippets/', () => {
+    it("answers 201 with the new snippet's ETag, revision 1, which If-Match then takes", async () => {
+      const res = await api().post('/snippets/').set(as('alice')).send({ code: 'new' }).expect(201);
+      expect(res.headers.etag).to.equal('"1"');
+      await api()
+        .put(`/snippets/${res.body.id}/`)
+        .set(as('alice'))
+        .set('If-Match', res.headers.etag!)
+        .send({ code: 'newer' })
+        .expect(200);
+    });
+
+    it('the browsable answer carries no JSON ETag', async () => {
+      const res = await api().post('/snippets/').set(as('alice')).set('Accept', 'text/html').send({ code: 'x' });
+      expect(res.headers.etag).to.not.equal('"1"');
+    });
+  });
+
   describe('GET /snippets/<pk>/', () => {
     it('answers a strong ETag naming the revision, the same on every read, and 304 for it in If-None-Match', async () => {
       expect(etag).to.equal('"1"');

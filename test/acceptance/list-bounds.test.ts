@@ -5,7 +5,8 @@ import { expect } from 'chai';
 import { makeUser, resetDatabase } from '../support/db';
 import { api, basic } from '../support/http';
 import { testStore } from '../support/runtime';
-import { isSqlite, mysqlReader, type Store } from '../../src/store/database';
+import type { Store } from '../../src/store/database';
+import { isSqlite, mysqlPools } from '../support/engine';
 import { DEFAULT_PAGE, PAGE_BYTES, PAGE_IDS } from '../../src/store/page-budget';
 
 function linkNext(header: string | undefined): string | undefined {
@@ -37,7 +38,7 @@ async function charsRead(store: Store, work: () => Promise<unknown>): Promise<nu
     }
     return chars;
   }
-  const pool = mysqlReader(store);
+  const pool = mysqlPools(store).read;
   const execute = pool.execute;
   pool.execute = function (this: typeof pool, ...args: unknown[]) {
     const callback = args.pop() as (err: Error | null, rows: unknown) => void;

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { makeUser, resetDatabase } from '../support/db';
 import { api } from '../support/http';
 import { testStore } from '../support/runtime';
-import { indexedChunks, INDEXED_CHARS } from '../../src/snippets/long-terms';
+import { indexedChunks, INDEXED_CHARS } from '../../src/store/sqlite/long-terms';
 
 interface Listed {
   id: number;

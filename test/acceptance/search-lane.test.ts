@@ -12,13 +12,13 @@ import { createApp } from '../../server/app';
 import { createUser } from '../../src/auth/users';
 import { createRuntime, type Runtime } from '../../src/runtime';
 import { cancelledWith } from '../../src/store/cancellation';
-import { configureWriter, isSqlite, type Store } from '../../src/store/database';
+import type { Store } from '../../src/store/database';
+import { eventually, isSqlite, mysqlPools, sqliteLanes, statementsRunning } from '../support/engine';
 import { STORE_DOWN, unavailableDetail } from '../../src/store/errors';
 import { migrate } from '../../src/store/migrate';
 import { select } from '../../src/store/select';
 import { testConfig } from '../support/config';
 import { resetDatabase } from '../support/db';
-import { eventually, statementsRunning } from '../support/engine';
 import { suiteLogger } from '../support/log';
 import { testStore } from '../support/runtime';
 
@@ -58,7 +58,7 @@ describe('searches on a lane of their own', function () {
       : {};
     runtime = createRuntime(testConfig({ ...url, ...settings }), { log: suiteLogger });
     const { store } = runtime;
-    if (isSqlite(store)) await configureWriter(store);
+    if (isSqlite(store)) await store.engine.configure();
     await migrate(store);
     const user = await createUser(store, 'alice', 'alicepass', { iterations: 1000 });
     const snippet = await store.models.Snippet.create({
@@ -72,7 +72,7 @@ describe('searches on a lane of their own', function () {
   /** Whether `n` statements holding `m` run: SQLite, the lane's readers all taken; MySQL/MariaDB, in the process list. */
   const running = (store: Store, m: string, n: number) => async () =>
     isSqlite(store)
-      ? store.search.readers !== undefined && store.search.idleReaders.length === 0 && n > 0
+      ? sqliteLanes(store).search.readers !== undefined && sqliteLanes(store).search.idleReaders.length === 0 && n > 0
       : (await statementsRunning(store.sequelize, m)) === n;
 
   before(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'snippets-lane-'))));
@@ -93,7 +93,7 @@ describe('searches on a lane of their own', function () {
       SEARCH_TIMEOUT_MS: '600000',
       DATABASE_TIMEOUT_MS: '600000',
     });
-    const width = isSqlite(store) ? store.search.width : 2;
+    const width = isSqlite(store) ? sqliteLanes(store).search.width : 2;
     const client = new AbortController();
     const m = marker();
     const { sql, params } = forever(store, m);
@@ -114,7 +114,7 @@ describe('searches on a lane of their own', function () {
       // Stopped in the engine before the runtime (and its killer) closes, not left running for hours.
       await eventually(async () =>
         isSqlite(store)
-          ? store.search.idleReaders.length === width
+          ? sqliteLanes(store).search.idleReaders.length === width
           : (await statementsRunning(store.sequelize, m)) === 0,
       );
     }
@@ -129,12 +129,12 @@ describe('searches on a lane of their own', function () {
     // The lane held: its reader's place in line (SQLite), its one connection (MySQL/MariaDB).
     let release: () => void;
     if (isSqlite(store)) {
-      for (let i = 0; i < store.search.width; i++) await store.search.readerGate.enter();
+      for (let i = 0; i < sqliteLanes(store).search.width; i++) await sqliteLanes(store).search.readerGate.enter();
       release = () => {
-        for (let i = 0; i < store.search.width; i++) store.search.readerGate.leave();
+        for (let i = 0; i < sqliteLanes(store).search.width; i++) sqliteLanes(store).search.readerGate.leave();
       };
     } else {
-      const [pool] = store.search.mysqlReaders;
+      const [pool] = mysqlPools(store).search;
       const connection = await new Promise<PoolConnection>((resolve, reject) =>
         pool!.getConnection((err, c) => (err ? reject(err) : resolve(c))),
       );
@@ -163,7 +163,8 @@ describe('searches on a lane of their own', function () {
     if (!isSqlite(store)) await select(store, `SELECT 1 AS ${m}`, [], 'search'); // a connection open: the statement starts at once
     const { error } = (await outcome(select(store, sql, params, 'search'))) as { error?: Error };
     expect(unavailableDetail(error)).to.equal(STORE_DOWN);
-    if (isSqlite(store)) await eventually(async () => store.search.idleReaders.length === store.search.width);
+    if (isSqlite(store))
+      await eventually(async () => sqliteLanes(store).search.idleReaders.length === sqliteLanes(store).search.width);
     else await eventually(async () => (await statementsRunning(store.sequelize, m)) === 0);
     const found = await api.get('/snippets/').query({ search: 'zq_rare_marker' }).expect(200);
     expect((found.body as { id: number }[]).map((s) => s.id)).to.deep.equal([id]);

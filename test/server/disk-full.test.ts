@@ -12,7 +12,7 @@ import { createRuntime } from '../../src/runtime';
 import { migrate } from '../../src/store/migrate';
 import { writesRefusedBecause } from '../../src/store/readiness';
 import { testConfig } from '../support/config';
-import { isSqlite } from '../../src/store/database';
+import { isSqlite } from '../support/engine';
 import { DISK_FULL } from '../../src/store/errors';
 import { tokenFor } from '../../src/auth/tokens';
 import { select } from '../../src/store/select';

@@ -1,7 +1,7 @@
 // GET /readyz: the database's readiness is read on a connection of its own, never behind the pools' traffic.
 import { expect } from 'chai';
 import type { PoolConnection } from 'mysql2';
-import { isSqlite, mysqlReader } from '../../src/store/database';
+import { isSqlite, mysqlPools } from '../support/engine';
 import { resetDatabase } from '../support/db';
 import { api } from '../support/http';
 import { testConfig } from '../support/config';
@@ -24,7 +24,7 @@ describe('GET /readyz', () => {
       const size = testConfig().DATABASE_POOL_MAX;
       const manager = testStore().sequelize.connectionManager;
       const writers = await Promise.all(Array.from({ length: size }, () => manager.getConnection({ type: 'write' })));
-      const pool = mysqlReader(testStore());
+      const pool = mysqlPools(testStore()).read;
       const readers = await Promise.all(
         Array.from(
           { length: size },

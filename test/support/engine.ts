@@ -1,5 +1,8 @@
 // What the database engine is still doing: statements running on MySQL/MariaDB, as its process list shows them.
 import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Store } from '../../src/store/database';
+import type { MysqlEngine } from '../../src/store/mysql/engine';
+import type { SqliteEngine } from '../../src/store/sqlite/engine';
 
 /**
  * MySQL/MariaDB: the statements running on the current database (`DATABASE()`), other than this one. A user without
@@ -23,3 +26,18 @@ export async function eventually(check: () => Promise<boolean>, ms = 20_000): Pr
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** Whether the test's store is SQLite's (tests may ask; the service never does: src/store/engine.ts). */
+export const isSqlite = (store: Store) => store.engine.name === 'sqlite';
+
+/** The SQLite engine's lanes (its readers), for tests that watch them. */
+export const sqliteLanes = (store: Store) => {
+  const engine = store.engine as SqliteEngine;
+  return { read: engine.read, search: engine.searchLane };
+};
+
+/** The MySQL/MariaDB engine's pools: the read lane's first, and the search lane's. */
+export const mysqlPools = (store: Store) => {
+  const engine = store.engine as MysqlEngine;
+  return { read: engine.read.pools[0]!, search: engine.searchLane.pools };
+};

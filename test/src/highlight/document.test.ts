@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { LANGUAGE_CHOICES, STYLE_CHOICES, renderPlain } from '../../../src/highlight';
 import { themeCss } from '../../../src/highlight/themes';
-import { renderedByHook } from '../../../src/models';
+
 import { testRuntime, testStore } from '../../support/runtime';
 
 const input = { code: 'print("hi")\n', language: 'python', style: 'friendly', title: '', linenos: false };
@@ -48,7 +48,7 @@ describe('the highlighted document', () => {
   const renderers = {
     'the highlighter': (fields: typeof input) => testRuntime().highlighter.render(fields),
     'the plain rendering': async (fields: typeof input) => renderPlain(fields),
-    "the model's hook": (fields: typeof input) => renderedByHook(testStore().models.Snippet, fields),
+    "the model's hook": (fields: typeof input) => testStore().models.Snippet.render(fields),
   };
   for (const [renderer, render] of Object.entries(renderers))
     for (const title of ['', 'A & B'])

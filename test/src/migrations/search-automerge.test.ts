@@ -2,7 +2,7 @@
 // integrity check, and the searches' answers) through creates, updates and deletes that make it merge.
 import { expect } from 'chai';
 import { down, up } from '../../../src/migrations/0013-search-automerge';
-import { isSqlite } from '../../../src/store/database';
+import { isSqlite } from '../../support/engine';
 import { makeUser, resetDatabase } from '../../support/db';
 import { api, basic } from '../../support/http';
 import { testStore } from '../../support/runtime';

@@ -2,7 +2,7 @@
 // writes (FTS5's own integrity check against the snippets table), and it can run again after being cut short.
 import { expect } from 'chai';
 import { down, up } from '../../../src/migrations/0006-snippet-search';
-import { isSqlite } from '../../../src/store/database';
+import { isSqlite } from '../../support/engine';
 import { makeUser, resetDatabase } from '../../support/db';
 import { api, basic } from '../../support/http';
 import { testStore } from '../../support/runtime';

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { QueryTypes } from 'sequelize';
 import { up } from '../../../src/migrations/0005-tables-utf8mb4';
-import { isSqlite } from '../../../src/store/database';
+import { isSqlite } from '../../support/engine';
 import { makeUser, resetDatabase } from '../../support/db';
 import { api, basic } from '../../support/http';
 import { testStore } from '../../support/runtime';

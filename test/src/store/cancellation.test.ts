@@ -7,11 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRuntime, type Runtime } from '../../../src/runtime';
 import { cancelledWith } from '../../../src/store/cancellation';
-import { configureWriter, isSqlite } from '../../../src/store/database';
+import { eventually, isSqlite, sqliteLanes, statementsRunning } from '../../support/engine';
 import { CLIENT_GONE, STORE_DOWN, unavailableDetail } from '../../../src/store/errors';
 import { select } from '../../../src/store/select';
 import { testConfig } from '../../support/config';
-import { eventually, statementsRunning } from '../../support/engine';
 import { suiteLogger } from '../../support/log';
 import { testStore } from '../../support/runtime';
 
@@ -110,7 +109,7 @@ describe('a read of the store, stopped', function () {
       runtime = createRuntime(testConfig({ DATABASE_URL: `sqlite:${path.join(dir, 'db.sqlite3')}`, ...settings }), {
         log: suiteLogger,
       });
-      await configureWriter(runtime.store);
+      await runtime.store.engine.configure();
       return runtime.store;
     };
 
@@ -126,7 +125,7 @@ describe('a read of the store, stopped', function () {
       // One long read for each reader: a reader still running one would leave the next read waiting for minutes.
       const reads = await Promise.all([1, 2].map(() => outcome(select(store, COUNT, [FOREVER]))));
       for (const read of reads) expect(unavailableDetail((read as { error?: Error }).error)).to.equal(STORE_DOWN);
-      await eventually(async () => store.idleReaders.length === 2);
+      await eventually(async () => sqliteLanes(store).read.idleReaders.length === 2);
       expect(await select(store, COUNT, [1000])).to.deep.equal([{ n: 1000 }]);
       expect(await select(store, COUNT, [1000])).to.deep.equal([{ n: 1000 }]);
     });
@@ -137,7 +136,7 @@ describe('a read of the store, stopped', function () {
       const runningReads = [1, 2].map(() =>
         outcome(cancelledWith(first.signal, () => select(store, COUNT, [FOREVER]))),
       );
-      await eventually(async () => store.idleReaders.length === 0);
+      await eventually(async () => sqliteLanes(store).read.idleReaders.length === 0);
       const queued = outcome(cancelledWith(second.signal, () => select(store, COUNT, [FOREVER])));
       second.abort();
       expect(unavailableDetail(((await queued) as { error?: Error }).error)).to.equal(CLIENT_GONE);
@@ -145,9 +144,9 @@ describe('a read of the store, stopped', function () {
       for (const read of await Promise.all(runningReads))
         expect(unavailableDetail((read as { error?: Error }).error)).to.equal(CLIENT_GONE);
       // Both readers free: neither runs the abandoned read (it would hold one for minutes).
-      await eventually(async () => store.idleReaders.length === 2);
+      await eventually(async () => sqliteLanes(store).read.idleReaders.length === 2);
       expect(await select(store, COUNT, [10])).to.deep.equal([{ n: 10 }]);
-      expect(store.idleReaders.length).to.equal(2);
+      expect(sqliteLanes(store).read.idleReaders.length).to.equal(2);
     });
   });
 });

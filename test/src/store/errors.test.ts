@@ -5,7 +5,15 @@ import { DatabaseError } from 'sequelize';
 import { TRPCError } from '@trpc/server';
 import { refusalOf } from '../../../src/refusal';
 import { clientGone } from '../../../src/store/cancellation';
-import { CLIENT_GONE, DISK_FULL, isDiskFull, unavailableDetail } from '../../../src/store/errors';
+import {
+  CLIENT_GONE,
+  DISK_FULL,
+  isConflict,
+  isDiskFull,
+  STORE_BUSY,
+  unavailableDetail,
+  WriteConflict,
+} from '../../../src/store/errors';
 
 const DOWN = 'The service is unavailable at the moment; try again shortly.';
 /** A mysql2 error as the driver makes it, wrapped by Sequelize as a failed query is. */
@@ -70,6 +78,14 @@ describe('unavailableDetail', () => {
       undefined,
     );
     expect(unavailableDetail(new Error('boom'))).to.equal(undefined);
+  });
+});
+
+describe('a WriteConflict (a save crowded out by others)', () => {
+  it('is a conflict, retried as a lost deadlock, and then a busy store', () => {
+    const err = new WriteConflict('crowded');
+    expect(isConflict(err)).to.equal(true);
+    expect(unavailableDetail(new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: err }))).to.equal(STORE_BUSY);
   });
 });
 

@@ -1,8 +1,8 @@
 // The migration lock on MySQL/MariaDB: a row of our own table, so it holds across Galera nodes as on one server.
 import { expect } from 'chai';
 import { Sequelize } from 'sequelize';
-import { isSqlite } from '../../../src/store/database';
-import { withMigrationLock } from '../../../src/store/migration-lock';
+import { withMysqlLock } from '../../../src/store/mysql/migration-lock';
+import { isSqlite } from '../../support/engine';
 import { testStore } from '../../support/runtime';
 
 describe('withMigrationLock on MySQL/MariaDB', function () {
@@ -25,7 +25,7 @@ describe('withMigrationLock on MySQL/MariaDB', function () {
     const turns: number[] = [];
     await Promise.all(
       [testStore().sequelize, connection(), connection(), connection()].map((sequelize, i) =>
-        withMigrationLock(sequelize, undefined, async () => {
+        withMysqlLock(sequelize, async () => {
           most = Math.max(most, ++inside);
           // Held long enough that four claims made together would overlap if the lock let two in.
           await new Promise((r) => setTimeout(r, 300));
@@ -42,7 +42,7 @@ describe('withMigrationLock on MySQL/MariaDB', function () {
     await testStore().sequelize.query(
       "INSERT INTO schema_migration_lock (name, holder, expires) VALUES ('snippets_migrate', 'dead-process', UTC_TIMESTAMP(6) - INTERVAL 1 SECOND)",
     );
-    expect(await withMigrationLock(connection(), undefined, async () => 'migrated')).to.equal('migrated');
+    expect(await withMysqlLock(connection(), async () => 'migrated')).to.equal('migrated');
   });
 
   it('waits for a live claim, and gives up with a clear error at its bound', async () => {
@@ -51,7 +51,7 @@ describe('withMigrationLock on MySQL/MariaDB', function () {
     );
     try {
       let ran = false;
-      const err = await withMigrationLock(connection(), undefined, async () => (ran = true), 1).then(
+      const err = await withMysqlLock(connection(), async () => (ran = true), 1).then(
         () => null,
         (e: Error) => e,
       );

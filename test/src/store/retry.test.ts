@@ -1,7 +1,7 @@
 // retryConflicts on MySQL/MariaDB: a transaction InnoDB chose as a deadlock's victim is run again, and the retry heard.
 import { expect } from 'chai';
 import { QueryTypes, Sequelize } from 'sequelize';
-import { isSqlite } from '../../../src/store/database';
+import { isSqlite } from '../../support/engine';
 import { isConflict } from '../../../src/store/errors';
 import { retryConflicts, type Retry } from '../../../src/store/retry';
 import { testStore } from '../../support/runtime';

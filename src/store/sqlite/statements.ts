@@ -1,19 +1,9 @@
 // SQLite statements prepared once per connection and kept for its life: the ORM would re-plan every query. Each user
 // (the readers' SELECTs, the writer's transactions) keeps its own cache, so no statement is shared between them.
 import type { Database, Statement } from 'sqlite3';
-import { beforeClose } from './database';
 
 export class StatementCache {
   private readonly byConnection = new WeakMap<Database, Map<string, Statement>>();
-
-  constructor() {
-    // SQLite refuses to close a connection with statements still prepared on it.
-    beforeClose(async (db) => {
-      const statements = [...(this.byConnection.get(db)?.values() ?? [])];
-      this.byConnection.delete(db);
-      await Promise.all(statements.map((stmt) => new Promise((resolve) => stmt.finalize(resolve))));
-    });
-  }
 
   /** The statement for `sql` on `db`, prepared on first use. */
   async get(db: Database, sql: string): Promise<Statement> {
@@ -28,5 +18,12 @@ export class StatementCache {
     });
     cache.set(sql, stmt);
     return stmt;
+  }
+
+  /** Finalizes the statements kept for `db`: SQLite refuses to close a connection with statements still prepared on it. */
+  async finalize(db: Database): Promise<void> {
+    const statements = [...(this.byConnection.get(db)?.values() ?? [])];
+    this.byConnection.delete(db);
+    await Promise.all(statements.map((stmt) => new Promise((resolve) => stmt.finalize(resolve))));
   }
 }

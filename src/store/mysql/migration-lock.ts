@@ -1,22 +1,12 @@
-// A lock across processes and machines around migrating, so services started together do not migrate twice at once.
-import sqlite3 from 'sqlite3';
+// MySQL/MariaDB's lock across processes and machines around migrating, so services started together do not migrate
+// twice at once.
 import { randomUUID } from 'node:crypto';
 import type { Sequelize } from 'sequelize';
-import { isConflict, isDuplicate } from './errors';
+import { isConflict, isDuplicate } from '../errors';
 
 const LOCK_NAME = 'snippets_migrate';
-const WAIT_SECONDS = 120;
-
-/** Runs `work` while holding the database's migration lock (a no-op for an in-memory database: one process). */
-export async function withMigrationLock<T>(
-  sequelize: Sequelize,
-  sqliteFile: string | undefined,
-  work: () => Promise<T>,
-  waitSeconds = WAIT_SECONDS,
-): Promise<T> {
-  if (sequelize.getDialect() !== 'sqlite') return withMysqlLock(sequelize, work, waitSeconds);
-  return sqliteFile ? withSqliteLock(`${sqliteFile}-migrate.lock`, work) : work();
-}
+/** How long a process waits for another's migration, by default. */
+export const MIGRATION_WAIT_SECONDS = 120;
 
 /** How long a claim lasts unless renewed: a holder killed mid-migration frees the lock after this. */
 const CLAIM_SECONDS = 60;
@@ -29,7 +19,11 @@ const LOCK_TABLE = 'schema_migration_lock';
  * what every node agrees on (a second INSERT fails, or loses certification). The holder renews its claim while it
  * works; a claim left by a process that died expires after CLAIM_SECONDS and is taken over.
  */
-async function withMysqlLock<T>(sequelize: Sequelize, work: () => Promise<T>, waitSeconds = WAIT_SECONDS): Promise<T> {
+export async function withMysqlLock<T>(
+  sequelize: Sequelize,
+  work: () => Promise<T>,
+  waitSeconds = MIGRATION_WAIT_SECONDS,
+): Promise<T> {
   const table = sequelize.getQueryInterface().quoteIdentifier(LOCK_TABLE);
   await sequelize.query(
     `CREATE TABLE IF NOT EXISTS ${table} (name VARCHAR(64) NOT NULL PRIMARY KEY, holder VARCHAR(64) NOT NULL, expires DATETIME(6) NOT NULL) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin ENGINE=InnoDB`,
@@ -66,23 +60,5 @@ async function withMysqlLock<T>(sequelize: Sequelize, work: () => Promise<T>, wa
   } finally {
     clearInterval(renew);
     await sequelize.query(`DELETE FROM ${table} WHERE name = ? AND holder = ?`, { replacements: [LOCK_NAME, holder] });
-  }
-}
-
-/** SQLite: an exclusive transaction on a side file; a second process's BEGIN waits in the busy handler. */
-async function withSqliteLock<T>(file: string, work: () => Promise<T>): Promise<T> {
-  const db = new sqlite3.Database(file);
-  const run = (sql: string) =>
-    new Promise<void>((resolve, reject) => db.exec(sql, (err) => (err ? reject(err) : resolve())));
-  try {
-    db.configure('busyTimeout', WAIT_SECONDS * 1000);
-    await run('BEGIN EXCLUSIVE');
-    try {
-      return await work();
-    } finally {
-      await run('COMMIT');
-    }
-  } finally {
-    await new Promise<void>((resolve) => db.close(() => resolve()));
   }
 }

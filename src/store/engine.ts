@@ -1,0 +1,60 @@
+// The one typed interface of a database engine. SQLite (src/store/sqlite/) and MySQL/MariaDB (src/store/mysql/) each
+// implement it and own their connections, statement caches, dialect and quirks; no other file asks which engine it
+// runs on (migrations aside: they describe each engine's schema).
+import type { Sequelize } from 'sequelize';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Tx } from './transaction';
+import type { SearchSql } from './search';
+
+/** Which connections a read runs on: the store's readers, or the search lane's (a list with `search` terms). */
+export type ReadKind = 'read' | 'search';
+
+export interface Readiness {
+  /** Resolves when the database can serve this instance, rejects (within DATABASE_TIMEOUT_MS) otherwise. */
+  check(): Promise<void>;
+  close(): void;
+}
+
+export interface CounterOptions {
+  points: number;
+  /** Seconds. */
+  duration: number;
+  /** Names the counter family; unique per family. */
+  keyPrefix: string;
+}
+
+export interface Engine {
+  /** For logs and tests only: code never branches on it. */
+  readonly name: 'sqlite' | 'mysql';
+  /** Sequelize on this database: the models, the migrations, and the writes that go through the models. */
+  readonly sequelize: Sequelize;
+  /**
+   * A SELECT with `?` placeholders, prepared once per connection, under its lane's deadline and its request's client
+   * (src/store/cancellation.ts). `urgent`: a lookup by key a request needs before its real work, ahead in line.
+   */
+  select<T extends object>(sql: string, params: readonly unknown[], kind: ReadKind, urgent: boolean): Promise<T[]>;
+  /** Runs `work` in one transaction and commits it, or rolls it back when `work` throws. */
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Settings of the writer connection (SQLite's PRAGMAs), applied before the first statement of a process. */
+  configure(): Promise<void>;
+  /** Runs `work` holding the database's migration lock, across processes and machines. */
+  withMigrationLock<T>(work: () => Promise<T>, waitSeconds?: number): Promise<T>;
+  /** /readyz's probe of the database. */
+  readiness(timeoutMs: number): Readiness;
+  /** Why the disk of the database cannot take writes now (a SQLite file's filesystem all but full), or undefined. */
+  diskShortBecause(): Promise<string | undefined>;
+  /** A counter of password guesses in the database, shared by every machine; undefined where there is none. */
+  sharedCounter(opts: CounterOptions): Promise<RateLimiterAbstract> | undefined;
+  /** An instant as a statement's parameter, compared with stored `created`/`saved` values. */
+  time(instant: Date): unknown;
+  /** A list cursor's time (as encodeCursor wrote it) as a statement's parameter. */
+  cursorTime(text: string): unknown;
+  /** The join keyword that makes the engine read the tables in the written order. */
+  readonly orderedJoin: string;
+  /** An INSERT of `columns` that updates the other columns when a row with the same `key` is there. */
+  upsert(table: string, key: string, columns: readonly string[]): string;
+  /** The conditions on `snippets s` that a snippet list's search terms put (docs/api.md, "Finding snippets"). */
+  search(terms: readonly string[]): Promise<SearchSql>;
+  /** Closes every connection the engine opened. */
+  close(): Promise<void>;
+}

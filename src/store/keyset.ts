@@ -1,0 +1,27 @@
+// Keyset paging over the (created, id) index of `snippets s`, written once for every list and the search's walk.
+import type { Condition } from './search';
+
+/** A position in the list: the (created, id) of a snippet. */
+export interface Key {
+  created: unknown;
+  id: number;
+}
+
+/**
+ * The rows past `key` in (created, id) order: after it with `>`, before it with `<`; `inclusive` takes the key's own
+ * row too.
+ */
+export function pastKey(key: Key, cmp: '<' | '>', inclusive = false): Condition {
+  return {
+    where: `(s.created ${cmp} ? OR (s.created = ? AND s.id ${cmp}${inclusive ? '=' : ''} ?))`,
+    params: [key.created, key.created, key.id],
+  };
+}
+
+/** The list's order, oldest first or newest first. */
+export const listOrder = (descending: boolean) =>
+  descending ? 'ORDER BY s.created DESC, s.id DESC' : 'ORDER BY s.created, s.id';
+
+/** ` WHERE` and every condition, each in parentheses (one may be an OR), or nothing. */
+export const whereOf = (conditions: readonly string[]) =>
+  conditions.length ? ` WHERE ${conditions.map((c) => `(${c})`).join(' AND ')}` : '';

@@ -1,0 +1,233 @@
+// The MySQL/MariaDB store: Sequelize's pool for writes, a read pool and a search pool (one per replica) for SELECTs,
+// each statement under its deadline and killed on the server past it; its transactions, migration lock, readiness
+// probe, shared counters and dialect.
+import { createPool, type ConnectionOptions, type Pool, type PoolConnection } from 'mysql2';
+import { RateLimiterMySQL, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { Sequelize } from 'sequelize';
+import type { Config } from '../../config';
+import { statementStop, stoppable } from '../cancellation';
+import type { CounterOptions, Engine, ReadKind, Readiness } from '../engine';
+import { mysql2WithDeadline, withDeadline } from '../mysql-deadline';
+import { Killer } from '../mysql-kill';
+import type { SearchSql } from '../search';
+import type { Tx } from '../transaction';
+import { MIGRATION_WAIT_SECONDS, withMysqlLock } from './migration-lock';
+import { mysqlReadiness } from './readiness';
+import { server } from './server';
+import { mysqlTransaction, storedTime } from './transaction';
+
+type MysqlConfig = Pick<Config, 'DATABASE_URL'> &
+  Partial<
+    Pick<
+      Config,
+      'DATABASE_REPLICA_URLS' | 'DATABASE_POOL_MAX' | 'DATABASE_TIMEOUT_MS' | 'SEARCH_POOL_MAX' | 'SEARCH_TIMEOUT_MS'
+    >
+  >;
+
+/**
+ * Connections that SELECTs run on, and their deadline: the store's own (every read), and its search lane (the
+ * statements of a list with `search` terms), so that searches never take the connections of detail reads, lists and
+ * the lookups of who sent a request (docs/configuration.md, "Diffs and searches").
+ */
+export interface Lane {
+  /** Pools for SELECTs, one per replica (or DATABASE_URL's), taken in turn. */
+  pools: Pool[];
+  next: number;
+  /** The deadline of a read: of a connect, a wait for a pooled connection, a statement. */
+  timeoutMs: number;
+}
+
+/** A MySQL/MariaDB server's key among the killers: its host and port. */
+function address(c: Pick<ConnectionOptions, 'host' | 'port'>): string {
+  return `${c.host ?? 'localhost'}:${Number(c.port ?? 3306)}`;
+}
+
+export class MysqlEngine implements Engine {
+  readonly name = 'mysql';
+  readonly sequelize: Sequelize;
+  readonly read: Lane;
+  readonly searchLane: Lane;
+  /** What ends a stopped statement's connection on its server, one per server (its host:port). */
+  private readonly killers = new Map<string, Killer>();
+  /**
+   * Snippets first, then each one's owner: the list is read in the order of the (created, id) index. With few users
+   * and many snippets MariaDB's planner read users first and sorted every snippet in a temporary table for each page
+   * (44 pages of 100 a second, 7,000 snippets, the server's CPU at 140%); STRAIGHT_JOIN keeps to the written order.
+   */
+  readonly orderedJoin = 'STRAIGHT_JOIN';
+  private readonly url: string;
+
+  constructor(config: MysqlConfig) {
+    const url = (this.url = config.DATABASE_URL);
+    const timeoutMs = config.DATABASE_TIMEOUT_MS ?? 5000;
+    const searchTimeoutMs = config.SEARCH_TIMEOUT_MS ?? 5000;
+    const replicas = config.DATABASE_REPLICA_URLS ?? [];
+    for (const u of [url, ...replicas]) {
+      const s = server(u);
+      this.killers.set(
+        address(s),
+        new Killer(
+          { host: s.host, port: s.port, user: s.username, password: s.password, database: s.database },
+          timeoutMs,
+        ),
+      );
+    }
+    const killerAt = (c: ConnectionOptions) => this.killers.get(address(c));
+    // SELECTs run on plain mysql2 pools: on Sequelize's connections, its typeCast hook made mysql2 build an object for
+    // every field of every row (a quarter of the CPU of a page of 100 snippets). Dates are read in UTC, as Sequelize's.
+    const readPools = (size: number, ms: number) =>
+      (replicas.length ? replicas : [url]).map((u) => {
+        const s = server(u);
+        const pool = createPool({
+          host: s.host,
+          port: s.port,
+          user: s.username,
+          password: s.password,
+          database: s.database,
+          charset: 'utf8mb4',
+          timezone: 'Z',
+          supportBigNumbers: true,
+          connectionLimit: size,
+          maxIdle: 0,
+          idleTimeout: 10000,
+          connectTimeout: timeoutMs,
+        });
+        pool.on('connection', (connection) => {
+          withDeadline(connection, ms, killerAt(connection.config));
+          // MariaDB stops a statement past max_statement_time (in seconds) by itself: the bound holds even when the
+          // KILL cannot be sent (no connection left on the server). The pools run only SELECTs; MySQL has no such
+          // variable (its max_execution_time is in milliseconds) and refuses the SET, which changes nothing.
+          connection.query(`SET SESSION max_statement_time = ${ms / 1000}`, () => {});
+        });
+        return pool;
+      });
+    this.read = { pools: readPools(config.DATABASE_POOL_MAX ?? 10, timeoutMs), next: 0, timeoutMs };
+    this.searchLane = {
+      pools: readPools(config.SEARCH_POOL_MAX ?? 2, searchTimeoutMs),
+      next: 0,
+      timeoutMs: searchTimeoutMs,
+    };
+    this.sequelize = new Sequelize(url.replace(/^mariadb:/, 'mysql:'), {
+      logging: false,
+      dialect: 'mysql',
+      // Every statement under the deadline; the connect under connectTimeout, the wait for a connection under acquire.
+      dialectModule: mysql2WithDeadline(timeoutMs, killerAt),
+      dialectOptions: { charset: 'utf8mb4', supportBigNumbers: true, connectTimeout: timeoutMs },
+      define: { underscored: true, timestamps: false, charset: 'utf8mb4', collate: 'utf8mb4_bin' },
+      pool: { max: config.DATABASE_POOL_MAX ?? 10, min: 0, idle: 10000, acquire: timeoutMs },
+      // With replicas, Sequelize sends SELECTs (outside transactions) to them in turn and writes to DATABASE_URL.
+      ...(replicas.length ? { replication: { read: replicas.map(server), write: server(url) } } : {}),
+    });
+  }
+
+  /** The killer of the server `connection` is on (src/store/mysql-kill.ts). */
+  private killerOf(connection: Pick<PoolConnection, 'config'>): Killer | undefined {
+    return this.killers.get(address(connection.config));
+  }
+
+  async configure(): Promise<void> {}
+
+  /**
+   * mysql2's execute() on a pooled connection (a replica's, with DATABASE_REPLICA_URLS): a server-side prepared
+   * statement, cached per connection. Every read has a stop: its lane's deadline from the call, and its query's client
+   * going away (src/store/cancellation.ts). A connection that comes after the stop is handed straight back, unused;
+   * stopped while it runs, the server ends its connection (KILL, mysql-kill.ts). The lookup of who sent a request has
+   * no line to skip here: the pool hands out connections as they come free.
+   */
+  async select<T extends object>(sql: string, params: readonly unknown[], kind: ReadKind): Promise<T[]> {
+    const on = kind === 'search' ? this.searchLane : this.read;
+    const stop = statementStop(on.timeoutMs);
+    try {
+      const pool = on.pools[on.next++ % on.pools.length]!;
+      return await stoppable(stop.signal, {
+        take: () =>
+          new Promise<PoolConnection>((resolve, reject) =>
+            pool.getConnection((err, connection) => (err ? reject(err) : resolve(connection))),
+          ),
+        run: (connection) =>
+          new Promise<T[]>((resolve, reject) =>
+            connection.execute(sql, params as never, (err, rows) => (err ? reject(err) : resolve(rows as T[]))),
+          ),
+        // The server ends the connection and its statement; here it is closed, so the pool never hands it out again
+        // (its release() is then a no-op).
+        halt: (connection) => {
+          this.killerOf(connection)?.kill(connection.threadId);
+          connection.destroy();
+        },
+        give: (connection) => connection.release(),
+      });
+    } finally {
+      stop.done();
+    }
+  }
+
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return mysqlTransaction(this.sequelize, work);
+  }
+
+  withMigrationLock<T>(work: () => Promise<T>, waitSeconds = MIGRATION_WAIT_SECONDS): Promise<T> {
+    return withMysqlLock(this.sequelize, work, waitSeconds);
+  }
+
+  readiness(timeoutMs: number): Readiness {
+    return mysqlReadiness(this.url, timeoutMs);
+  }
+
+  /** The server says so when a write finds its disk full (src/store/errors.ts isDiskFull). */
+  async diskShortBecause(): Promise<undefined> {
+    return undefined;
+  }
+
+  /**
+   * Password guesses in rows of a table every machine shares: a guesser must not get a fresh allowance per machine,
+   * and a failed check is rare enough to pay a database write. Keys are counterKey()s: ASCII of fixed length, so the
+   * library's VARCHAR(255) utf8 column holds any of them.
+   */
+  sharedCounter(opts: CounterOptions): Promise<RateLimiterAbstract> {
+    const { sequelize } = this;
+    return new Promise((resolve, reject) => {
+      const store: RateLimiterAbstract = new RateLimiterMySQL(
+        {
+          ...opts,
+          tableName: 'throttle_counters',
+          storeClient: sequelize,
+          storeType: 'sequelize',
+          dbName: sequelize.getDatabaseName(),
+        },
+        (err?: unknown) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(store)),
+      );
+    });
+  }
+
+  /** A DATETIME's text in UTC, as the pools write and read it. */
+  time(instant: Date): string {
+    return storedTime(instant);
+  }
+
+  /** The cursor holds ISO 8601 (mysql2 reads a Date); DATETIME compares with the Date. */
+  cursorTime(text: string): Date {
+    return new Date(text);
+  }
+
+  upsert(table: string, key: string, columns: readonly string[]): string {
+    const others = columns.filter((c) => c !== key);
+    return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ON DUPLICATE KEY UPDATE ${others.map((c) => `${c} = VALUES(${c})`).join(', ')}`;
+  }
+
+  /** Every term looked for in the lowered title and code (no index: docs/api.md, "Finding snippets"). */
+  async search(terms: readonly string[]): Promise<SearchSql> {
+    const check: string[] = [];
+    const checkParams: unknown[] = [];
+    for (const term of terms) {
+      check.push('(INSTR(LOWER(s.title), LOWER(?)) > 0 OR INSTR(LOWER(s.code), LOWER(?)) > 0)');
+      checkParams.push(term, term);
+    }
+    return { where: [], params: [], check, checkParams };
+  }
+
+  async close(): Promise<void> {
+    for (const killer of this.killers.values()) killer.close();
+    await Promise.all([...this.read.pools, ...this.searchLane.pools].map((pool) => pool.promise().end()));
+    await this.sequelize.close();
+  }
+}

@@ -1,0 +1,33 @@
+// What a snippet list's search hands the list, on every engine (each engine's store writes its own SQL for it).
+
+/** A condition on `snippets s` with its parameters. */
+export interface Condition {
+  where: string;
+  params: unknown[];
+}
+
+/** Where a page is read: the list's conditions (its position included) and its direction. */
+export interface Bounds {
+  where: string[];
+  params: unknown[];
+  descending: boolean;
+}
+
+/** A search index condition that depends on the page: `whole` for the list at once, `page` for `wanted` rows within bounds. */
+export interface SearchIndexUse {
+  whole: Condition;
+  page(bounds: Bounds, wanted: number): Promise<Condition>;
+}
+
+/**
+ * The search's conditions on `snippets s`: `where` the cheap ones (the index's ids), `check` the costly ones (a
+ * substring looked for in the text), run only on the rows a page examines (src/snippets/scan-window.ts); and the
+ * index's condition worked out for each page, when it has one.
+ */
+export interface SearchSql {
+  where: string[];
+  params: unknown[];
+  check: string[];
+  checkParams: unknown[];
+  index?: SearchIndexUse;
+}

@@ -1,0 +1,307 @@
+// The SQLite store: one writer (Sequelize's connection), two readers and a search reader per process, each with its
+// prepared statements; its transactions, migration lock, readiness probe and dialect.
+import { statfs } from 'node:fs/promises';
+import path from 'node:path';
+import { Sequelize } from 'sequelize';
+import sqlite3 from 'sqlite3';
+import type { Config } from '../../config';
+import { statementStop, stoppable } from '../cancellation';
+import { deadline } from '../deadline';
+import type { Engine, ReadKind, Readiness } from '../engine';
+import { Gate } from '../gate';
+import { READINESS_READ } from '../readiness';
+import type { Tx } from '../transaction';
+import { sqliteSearch } from './search';
+import { StatementCache } from './statements';
+import { exec, sqliteTransaction, storedTime, writerStatements } from './transaction';
+
+type SqliteConfig = Partial<
+  Pick<Config, 'SQLITE_SYNCHRONOUS' | 'SQLITE_BUSY_TIMEOUT_MS' | 'DATABASE_TIMEOUT_MS' | 'SEARCH_TIMEOUT_MS'>
+>;
+
+/**
+ * Connections that SELECTs run on, and their deadline: the store's own (every read), and its search lane (the
+ * statements of a list with `search` terms), so that searches never take the connections, nor wait in the line, of
+ * detail reads, lists and the lookups of who sent a request (docs/configuration.md, "Diffs and searches").
+ */
+export interface Lane {
+  /** The reader connections of a file, opened on first use, those free to take a statement, and the line for them. */
+  readers?: Promise<sqlite3.Database[]>;
+  idleReaders: sqlite3.Database[];
+  readerGate: Gate;
+  /** How many readers the lane opens. */
+  width: number;
+  /** The deadline of a read, its wait for a reader included: DATABASE_TIMEOUT_MS; the search lane's SEARCH_TIMEOUT_MS. */
+  timeoutMs: number;
+}
+
+/**
+ * Reader connections per process on a SQLite file. A connection runs one statement at a time, and node-sqlite3 runs
+ * each statement on a thread of libuv's pool (4 threads), where a statement waiting for its connection still holds a
+ * thread. So every connection is handed one statement at a time and the rest wait here, in line: two readers and the
+ * writer then use three threads at most, and a write never queues in libuv behind a backlog of reads. The search lane's
+ * one reader (SQLITE_SEARCH_READERS) makes four: libuv's pool is then full at worst, still with no read in its queue.
+ */
+const SQLITE_READERS = 2;
+/**
+ * The search lane's readers on a SQLite file: one, a search at a time per process (an FTS5 query over a rare term takes
+ * milliseconds, a short term's instr() scan what the rows take, bounded by SEARCH_TIMEOUT_MS).
+ */
+const SQLITE_SEARCH_READERS = 1;
+
+/** How often a stopped read is interrupted again until it ends (withReader). */
+const INTERRUPT_AGAIN_MS = 10;
+
+/** Free space below this on the file's filesystem counts as full: a save's WAL frames alone can take more. */
+const MIN_FREE_BYTES = 1024 * 1024;
+
+/** How long a process waits for another's migration. */
+const MIGRATION_WAIT_SECONDS = 120;
+
+const lane = (width: number, timeoutMs: number): Lane => ({
+  idleReaders: [],
+  readerGate: new Gate(width),
+  width,
+  timeoutMs,
+});
+
+function openReader(file: string, pragmas: string[]): Promise<sqlite3.Database> {
+  return new Promise<sqlite3.Database>((resolve, reject) => {
+    const db = new sqlite3.Database(file, sqlite3.OPEN_READWRITE, (err) => (err ? reject(err) : resolve(db)));
+  }).then(async (db) => {
+    const settings = pragmas.filter((p) => p.startsWith('busy_timeout') || p.startsWith('foreign_keys'));
+    await exec(db, [...settings, 'query_only = ON'].map((p) => `PRAGMA ${p};`).join(''));
+    return db;
+  });
+}
+
+export class SqliteEngine implements Engine {
+  readonly name = 'sqlite';
+  readonly sequelize: Sequelize;
+  /** The database file, or undefined in memory. */
+  readonly file: string | undefined;
+  /** The PRAGMAs of every connection to the file (each connection has its own). */
+  private readonly pragmas: string[];
+  /** The store's own read lane, and the searches'. */
+  readonly read: Lane;
+  readonly searchLane: Lane;
+  /** The line for the writer connection, one statement at a time (or one transaction, holdWriter). */
+  private readonly writerGate = new Gate(1);
+  private readonly readerStatements = new StatementCache();
+  readonly orderedJoin = 'JOIN';
+
+  /**
+   * Sequelize keeps one connection for the store (it opens others only for its own transactions, which the store never
+   * starts; see holdWriter): it is the writer, so the store's writes run one after another on it and never contend
+   * with each other for the file.
+   */
+  constructor(url: string, config: SqliteConfig) {
+    const storage = url.slice('sqlite:'.length) || ':memory:';
+    this.file = storage !== ':memory:' ? storage : undefined;
+    // No retries: Sequelize would try a busy write five times, each waiting the busy timeout, where one wait is the bound.
+    this.sequelize = new Sequelize({
+      logging: false,
+      define: { underscored: true, timestamps: false },
+      dialect: 'sqlite',
+      storage,
+      pool: { max: 1 },
+      retry: { max: 1 },
+    });
+    // The writer takes one statement at a time too (see SQLITE_READERS), in the order they come.
+    const gate = this.writerGate;
+    this.sequelize.addHook('beforeQuery', () => gate.enter());
+    this.sequelize.addHook('afterQuery', () => gate.leave());
+    this.pragmas = [
+      // WAL: readers never block the writer, nor the writer them.
+      'journal_mode = WAL',
+      // Another process's write lock is waited for this long, then the write fails as busy (a 503, never a 500).
+      `busy_timeout = ${config.SQLITE_BUSY_TIMEOUT_MS ?? 5000}`,
+      `synchronous = ${config.SQLITE_SYNCHRONOUS ?? 'NORMAL'}`,
+      'foreign_keys = ON',
+    ];
+    this.read = lane(SQLITE_READERS, config.DATABASE_TIMEOUT_MS ?? 5000);
+    this.searchLane = lane(SQLITE_SEARCH_READERS, config.SEARCH_TIMEOUT_MS ?? 5000);
+  }
+
+  /** Sequelize's own connection (the writer). */
+  private async writer(): Promise<sqlite3.Database> {
+    return (await this.sequelize.connectionManager.getConnection({ type: 'write' })) as unknown as sqlite3.Database;
+  }
+
+  /** Applies the PRAGMAs to the writer connection; migrate() calls it first (every process migrates before it serves). */
+  async configure(): Promise<void> {
+    for (const pragma of this.pragmas) await this.sequelize.query(`PRAGMA ${pragma}`);
+  }
+
+  /**
+   * Runs `work` on the writer connection, holding its line from the first statement to the last, so that a
+   * transaction's statements (BEGIN ... COMMIT) are the only ones on it meanwhile; `work` runs them on the connection
+   * itself, not through Sequelize (whose queries wait in that line). Sequelize's own transactions would not do: on a
+   * file it opens a connection per transaction, a second writer contending with the first for the file's lock.
+   */
+  async holdWriter<T>(work: (writer: sqlite3.Database) => Promise<T>): Promise<T> {
+    const writer = await this.writer();
+    await this.writerGate.enter();
+    try {
+      return await work(writer);
+    } finally {
+      this.writerGate.leave();
+    }
+  }
+
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.holdWriter((db) => sqliteTransaction(db, work));
+  }
+
+  /**
+   * Every read has a stop: its lane's deadline from the call, and its query's client going away
+   * (src/store/cancellation.ts). Stopped before it has a reader, it never starts; stopped while it runs, it is
+   * interrupted on its reader (withReader).
+   */
+  async select<T extends object>(sql: string, params: readonly unknown[], kind: ReadKind, urgent: boolean) {
+    const on = kind === 'search' ? this.searchLane : this.read;
+    const stop = statementStop(on.timeoutMs);
+    try {
+      return await this.withReader(
+        on,
+        async (db) => {
+          const prepared = await this.readerStatements.get(db, sql);
+          return new Promise<T[]>((resolve, reject) =>
+            prepared.all(params, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows))),
+          );
+        },
+        urgent,
+        stop.signal,
+      );
+    } finally {
+      stop.done();
+    }
+  }
+
+  /**
+   * Runs `work` (one statement) on a free reader of `on`, under `stop`: connections of their own that may only read, so
+   * a steady stream of reads never queues in front of a write on the writer. A `lookup` (one row by key: the token,
+   * the session, the user a request acts as) goes ahead of the reads in line, so that no request, a write least of
+   * all, waits behind other clients' lists just to learn who sent it. Stopped in line, it leaves the line; stopped
+   * while it runs, it is interrupted (sqlite3_interrupt: the reader runs only this statement, and is free again as soon
+   * as SQLite gives up). In memory, the one database is the writer's, shared with the writes an interrupt would stop
+   * too: a stopped read is answered at once but runs to its end; it has no readers, so no lanes either (a search runs
+   * there too, under the lane's deadline).
+   */
+  private async withReader<T>(
+    on: Lane,
+    work: (db: sqlite3.Database) => Promise<T>,
+    lookup: boolean,
+    stop: AbortSignal,
+  ): Promise<T> {
+    const file = this.file;
+    if (!file) {
+      const writer = await this.writer();
+      return stoppable(stop, { take: () => Promise.resolve(writer), run: work, halt: () => {}, give: () => {} });
+    }
+    if (!on.readers) {
+      on.readers = Promise.all(Array.from({ length: on.width }, () => openReader(file, this.pragmas)));
+      on.idleReaders.push(...(await on.readers));
+    } else await on.readers;
+    let interrupting: NodeJS.Timeout | undefined;
+    return stoppable(stop, {
+      async take() {
+        await on.readerGate.enter(lookup, stop);
+        return on.idleReaders.pop()!;
+      },
+      run: work,
+      halt(db) {
+        // An interrupt finds nothing to stop while the statement is still on its way to SQLite's thread (it then
+        // starts as if never interrupted): again until it ends, which frees the reader.
+        const interrupt = () => {
+          try {
+            db.interrupt();
+          } catch {
+            clearInterval(interrupting); // the store is closing: nothing left to stop
+          }
+        };
+        interrupt();
+        interrupting = setInterval(interrupt, INTERRUPT_AGAIN_MS);
+      },
+      give(db) {
+        clearInterval(interrupting);
+        on.idleReaders.push(db);
+        on.readerGate.leave();
+      },
+    });
+  }
+
+  /** An exclusive transaction on a side file; a second process's BEGIN waits in the busy handler. In memory, a no-op. */
+  async withMigrationLock<T>(work: () => Promise<T>, waitSeconds = MIGRATION_WAIT_SECONDS): Promise<T> {
+    if (!this.file) return work();
+    const db = new sqlite3.Database(`${this.file}-migrate.lock`);
+    try {
+      db.configure('busyTimeout', waitSeconds * 1000);
+      await exec(db, 'BEGIN EXCLUSIVE');
+      try {
+        return await work();
+      } finally {
+        await exec(db, 'COMMIT');
+      }
+    } finally {
+      await new Promise<void>((resolve) => db.close(() => resolve()));
+    }
+  }
+
+  /** A real read of a table, a lookup: never queued behind request traffic. */
+  readiness(timeoutMs: number): Readiness {
+    return {
+      check: () =>
+        deadline(
+          this.select(READINESS_READ, [], 'read', true).then(() => undefined),
+          timeoutMs,
+        ),
+      close: () => {},
+    };
+  }
+
+  /** The file's filesystem has (next to) no space left for this process. */
+  async diskShortBecause(): Promise<string | undefined> {
+    if (!this.file) return undefined;
+    const { bavail, bsize } = await statfs(path.dirname(path.resolve(this.file)));
+    if (bavail * bsize < MIN_FREE_BYTES)
+      return `The database cannot take writes: the disk of its file has ${bavail * bsize} bytes free.`;
+    return undefined;
+  }
+
+  /** None: the counters of one machine's processes are the cluster primary's (src/store/counters.ts). */
+  sharedCounter(): undefined {
+    return undefined;
+  }
+
+  /** The text Sequelize writes (`2026-11-24 11:30:00.123 +00:00`): SQLite compares times as text. */
+  time(instant: Date): string {
+    return storedTime(instant);
+  }
+
+  /** SQLite keeps the text it was given, and a cursor carries that text. */
+  cursorTime(text: string): string {
+    return text;
+  }
+
+  upsert(table: string, key: string, columns: readonly string[]): string {
+    const others = columns.filter((c) => c !== key);
+    return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ON CONFLICT(${key}) DO UPDATE SET ${others.map((c) => `${c} = excluded.${c}`).join(', ')}`;
+  }
+
+  search(terms: readonly string[]) {
+    return sqliteSearch((sql, params) => this.select(sql, params, 'search', false), terms);
+  }
+
+  async close(): Promise<void> {
+    const writer = await this.writer();
+    const opened = async (l: Lane) => (l.readers ? await l.readers.catch(() => []) : []);
+    const readers = [...(await opened(this.read)), ...(await opened(this.searchLane))];
+    for (const connection of readers) await this.readerStatements.finalize(connection);
+    await writerStatements.finalize(writer);
+    // In memory the writer is also the one reader.
+    await this.readerStatements.finalize(writer);
+    await Promise.all(readers.map((db) => new Promise<void>((resolve) => db.close(() => resolve()))));
+    await this.sequelize.close();
+  }
+}

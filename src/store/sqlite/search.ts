@@ -1,0 +1,131 @@
+// SQLite's snippet search: terms of three characters or more through the FTS5 trigram index (snippet_search, kept by
+// triggers in the row's own transaction), shorter ones by instr() on the rows left. A selective query hands the list
+// the ids of its matches; a common one is read along the list's order, window by window, each window's matches asked
+// of the index by rowid range. Every statement here runs on the search lane (src/store/sqlite/engine.ts).
+import { isShortTerm } from '../../snippets/query';
+import { listOrder, pastKey, whereOf, type Key } from '../keyset';
+import { globOf, indexedChunks, isLongTerm } from './long-terms';
+import type { Bounds, Condition, SearchIndexUse, SearchSql } from '../search';
+
+/** A SELECT on the search lane. */
+type Select = <T extends object>(sql: string, params: readonly unknown[]) => Promise<T[]>;
+
+/**
+ * Up to this many matches, the list is given their ids. Past it, reading every match for each page costs more than
+ * walking the list: 100,000 snippets, 69,000 matches of `return`, 72 ms to read them all (docs/benchmarks.md, "Search").
+ */
+const FEW_MATCHES = 2000;
+const FIRST_WINDOW = 256;
+const LARGEST_WINDOW = 8192;
+
+const idsIn = (ids: number[]): Condition => ({
+  where: 's.id IN (SELECT value FROM json_each(?))',
+  params: [JSON.stringify(ids)],
+});
+
+/** An FTS5 string: the term between double quotes, each of its own doubled, so no character is FTS5 syntax. */
+const ftsString = (term: string) => `"${term.replaceAll('"', '""')}"`;
+
+/**
+ * Every spelling of a short term that FTS5's case folding would take for it: each character in its lower and upper
+ * case. A term of one or two characters has at most four, each looked for with instr() (SQLite's lower() and LIKE
+ * fold ASCII only, where FTS5 folds every script).
+ */
+function caseVariants(term: string): string[] {
+  let variants = [''];
+  for (const ch of term) {
+    const forms = new Set(
+      [ch, ch.toLowerCase(), ch.toUpperCase()].filter(
+        (f) => [...f].length === 1 && f.toLowerCase() === ch.toLowerCase(),
+      ),
+    );
+    variants = variants.flatMap((v) => [...forms].map((f) => v + f));
+  }
+  return variants;
+}
+
+/**
+ * The search's conditions: the index's for the long terms (a term past INDEXED_CHARS asked by a few of its pieces,
+ * and checked whole with GLOB on the rows they find: ./long-terms.ts), instr()'s checks for the short ones.
+ */
+export async function sqliteSearch(select: Select, terms: readonly string[]): Promise<SearchSql> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const check: string[] = [];
+  const checkParams: unknown[] = [];
+  let index: SearchIndexUse | undefined;
+  const long = terms.filter((t) => !isShortTerm(t));
+  if (long.length) {
+    const use = await searchIndex(select, [...new Set(long.flatMap(indexedChunks))].map(ftsString));
+    if ('page' in use) index = use;
+    else {
+      where.push(use.where);
+      params.push(...use.params);
+    }
+  }
+  for (const term of long.filter(isLongTerm)) {
+    check.push('(s.title GLOB ? OR s.code GLOB ?)');
+    checkParams.push(globOf(term), globOf(term));
+  }
+  for (const term of terms.filter(isShortTerm)) {
+    const variants = caseVariants(term);
+    check.push(`(${variants.map(() => 'instr(s.title, ?) > 0 OR instr(s.code, ?) > 0').join(' OR ')})`);
+    for (const v of variants) checkParams.push(v, v);
+  }
+  return { where, params, check, checkParams, index };
+}
+
+/**
+ * How the list uses the index for FTS5 strings `terms` (each a phrase; a snippet matches when it holds them all). Each
+ * term is first asked alone for its first FEW_MATCHES + 1 matches, longest first (the likelier rare), and their AND
+ * only once one of them is rare: FTS5 then steps through the rare term's matches, seeking in the other lists. Two
+ * common terms that seldom meet (`return self`) are never asked at once over the whole index, which reads both lists
+ * to their ends: the list is walked, window by window, each window's matches of them all asked by id range.
+ */
+async function searchIndex(select: Select, terms: string[]): Promise<Condition | SearchIndexUse> {
+  const match = terms.join(' AND ');
+  const matches = (query: string) =>
+    select<{ id: number }>('SELECT rowid AS id FROM snippet_search WHERE snippet_search MATCH ? LIMIT ?', [
+      query,
+      FEW_MATCHES + 1,
+    ]);
+  for (const term of [...terms].sort((a, b) => b.length - a.length)) {
+    const rows = await matches(term);
+    if (rows.length > FEW_MATCHES) continue;
+    return idsIn((terms.length === 1 || !rows.length ? rows : await matches(match)).map((r) => r.id));
+  }
+  return {
+    whole: { where: 's.id IN (SELECT rowid FROM snippet_search WHERE snippet_search MATCH ?)', params: [match] },
+    page: (bounds, wanted) => walk(select, match, bounds, wanted),
+  };
+}
+
+/**
+ * The ids of the first `wanted` snippets within `bounds`, in its order, that match: windows of the list (ids and
+ * creation times from the (created, id) index), each window's matches found by one index query over its id range,
+ * the window doubling while matches are sparse. Ids that follow creation order keep each range as small as its window.
+ */
+async function walk(select: Select, match: string, bounds: Bounds, wanted: number): Promise<Condition> {
+  const found: number[] = [];
+  let last: Key | undefined;
+  for (let window = FIRST_WINDOW; ; window = Math.min(window * 2, LARGEST_WINDOW)) {
+    const past = last && pastKey(last, bounds.descending ? '<' : '>');
+    const where = past ? [...bounds.where, past.where] : bounds.where;
+    const params = past ? [...bounds.params, ...past.params] : bounds.params;
+    const rows = await select<Key>(
+      `SELECT s.id, s.created FROM snippets s${whereOf(where)} ${listOrder(bounds.descending)} LIMIT ?`,
+      [...params, window],
+    );
+    if (!rows.length) break;
+    const ids = rows.map((r) => r.id);
+    const hits = await select<{ id: number }>(
+      'SELECT rowid AS id FROM snippet_search WHERE snippet_search MATCH ? AND rowid BETWEEN ? AND ?',
+      [match, Math.min(...ids), Math.max(...ids)],
+    );
+    const matching = new Set(hits.map((r) => r.id));
+    found.push(...ids.filter((id) => matching.has(id)));
+    if (found.length >= wanted || rows.length < window) break;
+    last = rows[rows.length - 1];
+  }
+  return idsIn(found.slice(0, wanted));
+}

@@ -1,0 +1,55 @@
+// SQLite's transaction of writes: on the writer connection, held throughout, opened with BEGIN IMMEDIATE so that the
+// write lock is taken (or waited for, under the busy timeout) at the start, never refused half-way.
+import type sqlite3 from 'sqlite3';
+import type { Tx } from '../transaction';
+import { StatementCache } from './statements';
+
+/** A time as the models store it on SQLite, to the millisecond: the text its lists compare as text. */
+export function storedTime(date: Date): string {
+  return `${date.toISOString().replace('T', ' ').slice(0, 23)} +00:00`;
+}
+
+const bound = (params: readonly unknown[]) => params.map((p) => (p instanceof Date ? storedTime(p) : p));
+
+/** Statements prepared once per connection and kept, as the readers' SELECTs are (src/store/sqlite/engine.ts). */
+export const writerStatements = new StatementCache();
+
+function sqliteTx(db: sqlite3.Database): Tx {
+  const run = async (sql: string, params: readonly unknown[]) => {
+    const stmt = await writerStatements.get(db, sql);
+    return new Promise<{ lastID: number; changes: number }>((resolve, reject) =>
+      stmt.run(bound(params), function (this: sqlite3.RunResult, err: Error | null) {
+        if (err) reject(err);
+        else resolve({ lastID: this.lastID, changes: this.changes });
+      }),
+    );
+  };
+  return {
+    insert: async (sql, params) => (await run(sql, params)).lastID,
+    change: async (sql, params) => (await run(sql, params)).changes,
+    async selectForUpdate<T extends object>(sql: string, params: readonly unknown[]) {
+      const stmt = await writerStatements.get(db, sql);
+      return new Promise<T[]>((resolve, reject) =>
+        stmt.all(bound(params), (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows))),
+      );
+    },
+  };
+}
+
+export function exec(db: sqlite3.Database, sql: string): Promise<void> {
+  return new Promise((resolve, reject) => db.exec(sql, (err) => (err ? reject(err) : resolve())));
+}
+
+/** Runs `work` in one transaction on `db`, the writer connection its caller holds (SqliteEngine.holdWriter). */
+export async function sqliteTransaction<T>(db: sqlite3.Database, work: (tx: Tx) => Promise<T>): Promise<T> {
+  await exec(db, 'BEGIN IMMEDIATE');
+  try {
+    const result = await work(sqliteTx(db));
+    await exec(db, 'COMMIT');
+    return result;
+  } catch (err) {
+    // A failed COMMIT leaves the transaction open too: the next writer must not find it.
+    await exec(db, 'ROLLBACK').catch(() => {});
+    throw err;
+  }
+}
