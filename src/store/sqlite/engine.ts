@@ -9,6 +9,7 @@ import { statementStop, stoppable } from '../cancellation';
 import { deadline } from '../deadline';
 import type { Engine, ReadKind, Readiness } from '../engine';
 import { Gate } from '../gate';
+import { writerLine } from '../write-turn-gate';
 import { READINESS_READ } from '../readiness';
 import type { Tx } from '../transaction';
 import { sqliteSearch } from './search';
@@ -16,7 +17,14 @@ import { StatementCache } from './statements';
 import { exec, sqliteTransaction, storedTime, writerStatements } from './transaction';
 
 type SqliteConfig = Partial<
-  Pick<Config, 'SQLITE_SYNCHRONOUS' | 'SQLITE_BUSY_TIMEOUT_MS' | 'DATABASE_TIMEOUT_MS' | 'SEARCH_TIMEOUT_MS'>
+  Pick<
+    Config,
+    | 'SQLITE_SYNCHRONOUS'
+    | 'SQLITE_BUSY_TIMEOUT_MS'
+    | 'SQLITE_WRITE_TURN_TIMEOUT_MS'
+    | 'DATABASE_TIMEOUT_MS'
+    | 'SEARCH_TIMEOUT_MS'
+  >
 >;
 
 /**
@@ -86,7 +94,7 @@ export class SqliteEngine implements Engine {
   readonly read: Lane;
   readonly searchLane: Lane;
   /** The line for the writer connection, one statement at a time (or one transaction, holdWriter). */
-  private readonly writerGate = new Gate(1);
+  private readonly writerGate: Gate;
   private readonly readerStatements = new StatementCache();
   readonly orderedJoin = 'JOIN';
 
@@ -107,10 +115,18 @@ export class SqliteEngine implements Engine {
       pool: { max: 1 },
       retry: { max: 1 },
     });
-    // The writer takes one statement at a time too (see SQLITE_READERS), in the order they come.
-    const gate = this.writerGate;
-    this.sequelize.addHook('beforeQuery', () => gate.enter());
-    this.sequelize.addHook('afterQuery', () => gate.leave());
+    // The writer takes one statement at a time too (see SQLITE_READERS), in the order they come; in a cluster worker
+    // its line also takes the write turn (src/store/write-turn-gate.ts), which can be refused: Sequelize runs
+    // afterQuery even then, and only a query that got through leaves.
+    const gate = (this.writerGate = writerLine(this.file !== undefined, config.SQLITE_WRITE_TURN_TIMEOUT_MS ?? 5000));
+    const through = new WeakSet<object>();
+    this.sequelize.addHook('beforeQuery', async (_options, query) => {
+      await gate.enter();
+      through.add(query);
+    });
+    this.sequelize.addHook('afterQuery', (_options, query) => {
+      if (through.delete(query)) gate.leave();
+    });
     this.pragmas = [
       // WAL: readers never block the writer, nor the writer them.
       'journal_mode = WAL',
