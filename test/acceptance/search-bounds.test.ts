@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { makeUser, resetDatabase } from '../support/db';
 import { api } from '../support/http';
 import { testStore } from '../support/runtime';
-import { indexedChunks, INDEXED_CHARS } from '../../src/store/sqlite/long-terms';
+import { trigramQuery } from '../../src/store/sqlite/long-terms';
 
 interface Listed {
   id: number;
@@ -130,11 +130,11 @@ describe('long search terms', () => {
     );
   }
 
-  it('asks the index for at most three distinct pieces of a long repetitive phrase', () => {
-    const chunks = indexedChunks('ret'.repeat(333));
-    expect(chunks.length).to.be.at.most(3);
-    for (const c of chunks) expect([...c]).to.have.length(INDEXED_CHARS);
-    expect(indexedChunks('short term')).to.deep.equal(['short term']);
+  it('asks the index for the distinct trigrams of a term, at most 12 of them', () => {
+    expect(trigramQuery('ret'.repeat(333))).to.equal('"ret" AND "etr" AND "tre"');
+    expect(trigramQuery('Return RET')).to.equal('"Ret" AND "etu" AND "tur" AND "urn" AND "rn " AND "n R" AND " RE"');
+    expect(trigramQuery('a"b')).to.equal('"a""b"');
+    expect(trigramQuery('abcdefghijklmnopqrstuvwxyz').split(' AND ')).to.have.length(12);
   });
 
   it('finds a long repetitive phrase exactly, ignoring case, and not a shorter run of it', async () => {

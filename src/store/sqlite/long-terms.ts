@@ -1,34 +1,48 @@
-// A long search term on SQLite: FTS5 checks a phrase's trigrams position by position, so a long phrase of a few
-// repeated trigrams (`retretret…`, 1,000 characters) costs its length times every snippet holding those trigrams
-// (2.0 s at 10,800 snippets, its three pieces of 16 characters 18 to 168 ms: docs/api.md "Finding snippets"). Such a
-// term is asked of the index by at most three pieces of it, deduplicated, and each row the index finds is checked for
-// the whole term with GLOB.
+// A search term of three characters or more on SQLite. The index (migration 0016-search-detail-none) keeps, for each
+// trigram, only the snippets holding it (FTS5 `detail=none`: no positions), a third of the size with positions, but it
+// answers no phrase: a term is asked as the AND of its distinct trigrams, and each row the index finds is checked for
+// the whole term with GLOB (docs/search.md, "SQLite's index"). A long phrase of a few repeated trigrams
+// (`retretret…`, 1,000 characters) is then 3 trigrams, not a phrase checked position by position.
+// https://sqlite.org/fts5.html#the_trigram_tokenizer ("full-text queries may not contain any tokens longer than 3
+// unicode characters" with detail=none or column)
 
-/** Terms up to this many characters (code points) go to the index whole. */
-export const INDEXED_CHARS = 16;
-/** The pieces of a longer term asked of the index: its first, a middle and its last. */
-const PIECES = 3;
+/** The trigrams of a term asked of the index at most: evenly spread over the term's distinct ones. */
+const MAX_TRIGRAMS = 12;
 
 const chars = (term: string) => [...term];
 
-export const isLongTerm = (term: string) => chars(term).length > INDEXED_CHARS;
+/** An FTS5 string: the trigram between double quotes, each of its own doubled, so no character is FTS5 syntax. */
+const ftsString = (trigram: string) => `"${trigram.replaceAll('"', '""')}"`;
 
 /**
- * The term's pieces the index is asked for: the term itself when short enough; else up to three distinct pieces of
- * INDEXED_CHARS characters (its start, its middle and its end). Every row holding the term holds them all.
+ * The FTS5 query that every snippet holding `term` (3 characters or more) matches: the AND of up to MAX_TRIGRAMS of
+ * its distinct trigrams (FTS5 folds case in the query as in the index, so `Ret` and `ret` are one). A superset of the
+ * term's snippets: each is checked with globOf(term).
  */
-export function indexedChunks(term: string): string[] {
+export function trigramQuery(term: string): string {
   const cs = chars(term);
-  if (cs.length <= INDEXED_CHARS) return [term];
-  const last = cs.length - INDEXED_CHARS;
-  const starts = Array.from({ length: PIECES }, (_, i) => Math.round((last * i) / (PIECES - 1)));
-  return [...new Set(starts.map((at) => cs.slice(at, at + INDEXED_CHARS).join('')))];
+  const seen = new Map<string, string>();
+  for (let i = 0; i + 3 <= cs.length; i++) {
+    const trigram = cs.slice(i, i + 3).join('');
+    const folded = trigram.toLowerCase();
+    if (!seen.has(folded)) seen.set(folded, trigram);
+  }
+  const all = [...seen.values()];
+  const picked =
+    all.length <= MAX_TRIGRAMS
+      ? all
+      : [
+          ...new Set(
+            Array.from({ length: MAX_TRIGRAMS }, (_, i) => Math.round((i * (all.length - 1)) / (MAX_TRIGRAMS - 1))),
+          ),
+        ].map((at) => all[at]!);
+  return picked.map(ftsString).join(' AND ');
 }
 
 /**
  * A GLOB pattern that holds where the term is a substring, ignoring case: each cased character as a set of its
  * spellings (`[rR]`), GLOB's own `*`, `?` and `[` as one-character sets, the rest as they are. The spellings are
- * JavaScript's lower and upper case, as for short terms (src/snippets/selection.ts caseVariants).
+ * JavaScript's lower and upper case, as for short terms (src/store/sqlite/search.ts caseVariants).
  */
 export function globOf(term: string): string {
   const parts = chars(term).map((ch) => {

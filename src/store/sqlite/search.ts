@@ -1,10 +1,11 @@
 // SQLite's snippet search: terms of three characters or more through the FTS5 trigram index (snippet_search, kept by
-// triggers in the row's own transaction), shorter ones by instr() on the rows left. A selective query hands the list
+// triggers in the row's own transaction), each asked as the AND of its trigrams and checked whole with GLOB on the rows
+// it finds (./long-terms.ts); shorter ones by instr() on the rows left. A selective query hands the list
 // the ids of its matches; a common one is read along the list's order, window by window, each window's matches asked
 // of the index by rowid range. Every statement here runs on the search lane (src/store/sqlite/engine.ts).
 import { isShortTerm } from '../../snippets/query';
 import { listOrder, pastKey, whereOf, type Key } from '../keyset';
-import { globOf, indexedChunks, isLongTerm } from './long-terms';
+import { globOf, trigramQuery } from './long-terms';
 import type { Bounds, Condition, SearchIndexUse, SearchSql } from '../search';
 
 /** A SELECT on the search lane. */
@@ -22,9 +23,6 @@ const idsIn = (ids: number[]): Condition => ({
   where: 's.id IN (SELECT value FROM json_each(?))',
   params: [JSON.stringify(ids)],
 });
-
-/** An FTS5 string: the term between double quotes, each of its own doubled, so no character is FTS5 syntax. */
-const ftsString = (term: string) => `"${term.replaceAll('"', '""')}"`;
 
 /**
  * Every spelling of a short term that FTS5's case folding would take for it: each character in its lower and upper
@@ -45,8 +43,8 @@ function caseVariants(term: string): string[] {
 }
 
 /**
- * The search's conditions: the index's for the long terms (a term past INDEXED_CHARS asked by a few of its pieces,
- * and checked whole with GLOB on the rows they find: ./long-terms.ts), instr()'s checks for the short ones.
+ * The search's conditions: the index's for the terms of three characters or more (each asked by its trigrams and
+ * checked whole with GLOB on the rows they find: ./long-terms.ts), instr()'s checks for the short ones.
  */
 export async function sqliteSearch(select: Select, terms: readonly string[]): Promise<SearchSql> {
   const where: string[] = [];
@@ -55,17 +53,19 @@ export async function sqliteSearch(select: Select, terms: readonly string[]): Pr
   const checkParams: unknown[] = [];
   let index: SearchIndexUse | undefined;
   const long = terms.filter((t) => !isShortTerm(t));
+  const whole: Condition = {
+    where: long.map(() => '(s.title GLOB ? OR s.code GLOB ?)').join(' AND '),
+    params: long.flatMap((term) => [globOf(term), globOf(term)]),
+  };
   if (long.length) {
-    const use = await searchIndex(select, [...new Set(long.flatMap(indexedChunks))].map(ftsString));
+    const use = await searchIndex(select, [...new Set(long.map(trigramQuery))], whole);
     if ('page' in use) index = use;
     else {
       where.push(use.where);
       params.push(...use.params);
     }
-  }
-  for (const term of long.filter(isLongTerm)) {
-    check.push('(s.title GLOB ? OR s.code GLOB ?)');
-    checkParams.push(globOf(term), globOf(term));
+    check.push(whole.where);
+    checkParams.push(...whole.params);
   }
   for (const term of terms.filter(isShortTerm)) {
     const variants = caseVariants(term);
@@ -76,14 +76,14 @@ export async function sqliteSearch(select: Select, terms: readonly string[]): Pr
 }
 
 /**
- * How the list uses the index for FTS5 strings `terms` (each a phrase; a snippet matches when it holds them all). Each
- * term is first asked alone for its first FEW_MATCHES + 1 matches, longest first (the likelier rare), and their AND
+ * How the list uses the index for FTS5 queries `terms` (each a term's trigrams; a snippet may hold the terms when it
+ * matches them all, and does when it also passes `whole`, their GLOB checks). Each term is first asked alone for its first FEW_MATCHES + 1 matches, longest first (the likelier rare), and their AND
  * only once one of them is rare: FTS5 then steps through the rare term's matches, seeking in the other lists. Two
  * common terms that seldom meet (`return self`) are never asked at once over the whole index, which reads both lists
  * to their ends: the list is walked, window by window, each window's matches of them all asked by id range.
  */
-async function searchIndex(select: Select, terms: string[]): Promise<Condition | SearchIndexUse> {
-  const match = terms.join(' AND ');
+async function searchIndex(select: Select, terms: string[], whole: Condition): Promise<Condition | SearchIndexUse> {
+  const match = terms.map((t) => `(${t})`).join(' AND ');
   const matches = (query: string) =>
     select<{ id: number }>('SELECT rowid AS id FROM snippet_search WHERE snippet_search MATCH ? LIMIT ?', [
       query,
@@ -95,17 +95,27 @@ async function searchIndex(select: Select, terms: string[]): Promise<Condition |
     return idsIn((terms.length === 1 || !rows.length ? rows : await matches(match)).map((r) => r.id));
   }
   return {
-    whole: { where: 's.id IN (SELECT rowid FROM snippet_search WHERE snippet_search MATCH ?)', params: [match] },
-    page: (bounds, wanted) => walk(select, match, bounds, wanted),
+    whole: {
+      where: `s.id IN (SELECT rowid FROM snippet_search WHERE snippet_search MATCH ?) AND ${whole.where}`,
+      params: [match, ...whole.params],
+    },
+    page: (bounds, wanted) => walk(select, match, whole, bounds, wanted),
   };
 }
 
 /**
  * The ids of the first `wanted` snippets within `bounds`, in its order, that match: windows of the list (ids and
- * creation times from the (created, id) index), each window's matches found by one index query over its id range,
+ * creation times from the (created, id) index), each window's matches found by one index query over its id range and
+ * checked whole (the ids handed on must be the page's, not candidates a later check would drop),
  * the window doubling while matches are sparse. Ids that follow creation order keep each range as small as its window.
  */
-async function walk(select: Select, match: string, bounds: Bounds, wanted: number): Promise<Condition> {
+async function walk(
+  select: Select,
+  match: string,
+  whole: Condition,
+  bounds: Bounds,
+  wanted: number,
+): Promise<Condition> {
   const found: number[] = [];
   let last: Key | undefined;
   for (let window = FIRST_WINDOW; ; window = Math.min(window * 2, LARGEST_WINDOW)) {
@@ -119,8 +129,8 @@ async function walk(select: Select, match: string, bounds: Bounds, wanted: numbe
     if (!rows.length) break;
     const ids = rows.map((r) => r.id);
     const hits = await select<{ id: number }>(
-      'SELECT rowid AS id FROM snippet_search WHERE snippet_search MATCH ? AND rowid BETWEEN ? AND ?',
-      [match, Math.min(...ids), Math.max(...ids)],
+      `SELECT s.id FROM snippets s WHERE s.id IN (SELECT rowid FROM snippet_search WHERE snippet_search MATCH ? AND rowid BETWEEN ? AND ?) AND ${whole.where}`,
+      [match, Math.min(...ids), Math.max(...ids), ...whole.params],
     );
     const matching = new Set(hits.map((r) => r.id));
     found.push(...ids.filter((id) => matching.has(id)));
