@@ -1,10 +1,12 @@
 // SQLite: the search index rebuilt without positions (FTS5 `detail=none`) and without per-row column sizes
-// (`columnsize=0`): it keeps, for each trigram, only which snippets hold it. Positions were most of its size (5.1× the
-// code it indexes with them; docs/search.md, "SQLite's index") and of every save's work; no query reads them now, each
-// term being asked as the AND of its trigrams and checked whole with GLOB (src/store/sqlite/long-terms.ts). The
-// index is built beside the old one in batches of BATCH snippets, each its own transaction, so a run cut short goes on
-// from the last batch it committed (its place kept in snippet_search_build); the old index answers until the new one
-// replaces it. Progress goes to stderr. `down` builds the index with positions again, the same way.
+// (`columnsize=0`): it keeps, for each trigram, only which snippets hold it. Positions were most of its size (3.3× the
+// code it indexes with them, 0.45× without, at 20,000 snippets: docs/benchmarks.md, "SQLite's search index without
+// positions"); no query reads them now, each term being asked as the AND of its trigrams and checked whole on the rows
+// found (src/store/sqlite/long-terms.ts). The index is built beside the old one in batches of BATCH snippets, each its
+// own transaction, so a run cut short goes on from the last batch it committed (its place kept in
+// snippet_search_build); the old index answers until the new one replaces it. Progress goes to stderr. `down` builds
+// the index with positions again, the same way. Migrations run under the migration lock before a process serves: a
+// snippet changed by another process during the build, in a batch already built, would be missed.
 // https://sqlite.org/fts5.html#the_detail_option https://sqlite.org/fts5.html#the_columnsize_option
 import type { QueryInterface } from 'sequelize';
 
@@ -36,10 +38,15 @@ const exists = async (sequelize: Sequelize, name: string) =>
   (await rows(sequelize, 'SELECT 1 FROM sqlite_master WHERE name = ?', [name])).length > 0;
 
 /**
- * Builds snippet_search again with `options` (FTS5's, after the columns): a new table filled in batches beside the old
- * one, then put in its place with the triggers, in one transaction. Every step may run again after a cut.
+ * Builds snippet_search again with `options` (FTS5's, after the columns): a new table filled in batches of `batch`
+ * snippets beside the old one, then put in its place with the triggers, in one transaction. Every step may run again
+ * after a cut; `batches` stops the build after that many (a run cut short, for tests): it then answers false.
  */
-async function rebuild(sequelize: Sequelize, options: string): Promise<void> {
+export async function rebuild(
+  sequelize: Sequelize,
+  options: string,
+  { batch = BATCH, batches = Infinity } = {},
+): Promise<boolean> {
   if (!(await exists(sequelize, NEW))) {
     await sequelize.query(
       `CREATE VIRTUAL TABLE ${NEW} USING fts5(title, code, content='snippets', content_rowid='id', tokenize='trigram'${options})`,
@@ -51,12 +58,13 @@ async function rebuild(sequelize: Sequelize, options: string): Promise<void> {
     await sequelize.query('INSERT INTO snippet_search_build (done) VALUES (0)');
   }
   const { total } = (await rows<{ total: number }>(sequelize, 'SELECT COUNT(*) AS total FROM snippets'))[0]!;
-  for (;;) {
+  for (let n = 0; ; n++) {
+    if (n >= batches) return false;
     const { done } = (await rows<{ done: number }>(sequelize, 'SELECT done FROM snippet_search_build'))[0]!;
     const [next] = await rows<{ last: number | null; n: number }>(
       sequelize,
       'SELECT MAX(id) AS last, COUNT(*) AS n FROM (SELECT id FROM snippets WHERE id > ? ORDER BY id LIMIT ?)',
-      [done, BATCH],
+      [done, batch],
     );
     if (!next?.n || next.last === null) break;
     await sequelize.transaction(async (transaction) => {
@@ -85,11 +93,14 @@ async function rebuild(sequelize: Sequelize, options: string): Promise<void> {
   });
   // One segment instead of a batch's each: smaller, and each query reads one list per trigram.
   await sequelize.query("INSERT INTO snippet_search(snippet_search) VALUES ('optimize')");
+  return true;
 }
+
+export const NO_POSITIONS = ", detail='none', columnsize=0";
 
 export async function up(qi: QueryInterface): Promise<void> {
   if (qi.sequelize.getDialect() !== 'sqlite') return;
-  await rebuild(qi.sequelize, ", detail='none', columnsize=0");
+  await rebuild(qi.sequelize, NO_POSITIONS);
 }
 
 export async function down(qi: QueryInterface): Promise<void> {

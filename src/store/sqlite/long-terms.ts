@@ -1,8 +1,8 @@
 // A search term of three characters or more on SQLite. The index (migration 0016-search-detail-none) keeps, for each
-// trigram, only the snippets holding it (FTS5 `detail=none`: no positions), a third of the size with positions, but it
+// trigram, only the snippets holding it (FTS5 `detail=none`: no positions), a seventh of the size with positions, but it
 // answers no phrase: a term is asked as the AND of its distinct trigrams, and each row the index finds is checked for
-// the whole term with GLOB (docs/search.md, "SQLite's index"). A long phrase of a few repeated trigrams
-// (`retretret…`, 1,000 characters) is then 3 trigrams, not a phrase checked position by position.
+// the whole term (docs/benchmarks.md, "SQLite's search index without positions"). A long phrase of a few repeated
+// trigrams (`retretret…`, 1,000 characters) is then 3 trigrams, not a phrase checked position by position.
 // https://sqlite.org/fts5.html#the_trigram_tokenizer ("full-text queries may not contain any tokens longer than 3
 // unicode characters" with detail=none or column)
 
@@ -37,6 +37,20 @@ export function trigramQuery(term: string): string {
           ),
         ].map((at) => all[at]!);
   return picked.map(ftsString).join(' AND ');
+}
+
+/**
+ * The check that a row holds `term` in its title or code, ignoring case as globOf does. An ASCII term is looked for
+ * with instr() in the text's lower() (which folds ASCII, all such a term can match): a search in memory, where a GLOB
+ * of character sets (`*[rR][eE]…*`) tries the pattern at every position, several times slower on 2 KB of code.
+ */
+export function termCheck(term: string): { where: string; params: string[] } {
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/.test(term)) {
+    const lower = term.toLowerCase();
+    return { where: '(instr(lower(s.title), ?) > 0 OR instr(lower(s.code), ?) > 0)', params: [lower, lower] };
+  }
+  return { where: '(s.title GLOB ? OR s.code GLOB ?)', params: [globOf(term), globOf(term)] };
 }
 
 /**

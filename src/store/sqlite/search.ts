@@ -5,7 +5,7 @@
 // of the index by rowid range. Every statement here runs on the search lane (src/store/sqlite/engine.ts).
 import { isShortTerm } from '../../snippets/query';
 import { listOrder, pastKey, whereOf, type Key } from '../keyset';
-import { globOf, trigramQuery } from './long-terms';
+import { termCheck, trigramQuery } from './long-terms';
 import type { Bounds, Condition, SearchIndexUse, SearchSql } from '../search';
 
 /** A SELECT on the search lane. */
@@ -44,7 +44,7 @@ function caseVariants(term: string): string[] {
 
 /**
  * The search's conditions: the index's for the terms of three characters or more (each asked by its trigrams and
- * checked whole with GLOB on the rows they find: ./long-terms.ts), instr()'s checks for the short ones.
+ * checked whole on the rows they find: ./long-terms.ts), instr()'s checks for the short ones.
  */
 export async function sqliteSearch(select: Select, terms: readonly string[]): Promise<SearchSql> {
   const where: string[] = [];
@@ -53,9 +53,10 @@ export async function sqliteSearch(select: Select, terms: readonly string[]): Pr
   const checkParams: unknown[] = [];
   let index: SearchIndexUse | undefined;
   const long = terms.filter((t) => !isShortTerm(t));
+  const checks = long.map(termCheck);
   const whole: Condition = {
-    where: long.map(() => '(s.title GLOB ? OR s.code GLOB ?)').join(' AND '),
-    params: long.flatMap((term) => [globOf(term), globOf(term)]),
+    where: checks.map((c) => c.where).join(' AND '),
+    params: checks.flatMap((c) => c.params),
   };
   if (long.length) {
     const use = await searchIndex(select, [...new Set(long.map(trigramQuery))], whole);

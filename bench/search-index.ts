@@ -1,0 +1,205 @@
+// `npm run bench:search-index`: what SQLite's search index costs, without HTTP (whose rates swing too much on a loaded
+// machine to compare writes): BENCH_SEARCH_SNIPPETS (20,000) snippets of bench/fixtures code seeded once through the
+// migrated schema, then for each index (positions kept, `detail=full`, as before migration 0016; without positions,
+// `detail=none` + `columnsize=0`, migration 0016; no index) a copy of that file: the index's pages (dbstat) against the
+// bytes of title and code it indexes, then BENCH_WRITES creates and as many code updates, each its own transaction,
+// the process's CPU time per write (SQLite's work included); and the rare term's and `return self`'s index query.
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import sqlite3 from 'sqlite3';
+import { RARE_TERM, seedSqlite, writeCode } from './search-seed';
+import { cli } from './service';
+import { markdownTable } from './table';
+import { termCheck, trigramQuery } from '../src/store/sqlite/long-terms';
+
+const COUNT = Number(process.env.BENCH_SEARCH_SNIPPETS ?? 20000);
+const WRITES = Number(process.env.BENCH_WRITES ?? 400);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+
+const run = (db: sqlite3.Database, sql: string, params: unknown[] = []) =>
+  new Promise<void>((resolve, reject) => db.run(sql, params, (err) => (err ? reject(err) : resolve())));
+const all = <T>(db: sqlite3.Database, sql: string, params: unknown[] = []) =>
+  new Promise<T[]>((resolve, reject) => db.all(sql, params, (err, rows: T[]) => (err ? reject(err) : resolve(rows))));
+
+const TRIGGERS = [
+  `CREATE TRIGGER snippet_search_insert AFTER INSERT ON snippets BEGIN
+     INSERT INTO snippet_search(rowid, title, code) VALUES (new.id, new.title, new.code); END`,
+  `CREATE TRIGGER snippet_search_delete AFTER DELETE ON snippets BEGIN
+     INSERT INTO snippet_search(snippet_search, rowid, title, code) VALUES ('delete', old.id, old.title, old.code); END`,
+  `CREATE TRIGGER snippet_search_update AFTER UPDATE OF title, code ON snippets BEGIN
+     INSERT INTO snippet_search(snippet_search, rowid, title, code) VALUES ('delete', old.id, old.title, old.code);
+     INSERT INTO snippet_search(rowid, title, code) VALUES (new.id, new.title, new.code); END`,
+];
+const DROP = [
+  'DROP TRIGGER snippet_search_insert',
+  'DROP TRIGGER snippet_search_update',
+  'DROP TRIGGER snippet_search_delete',
+  'DROP TABLE snippet_search',
+];
+
+interface Variant {
+  name: string;
+  options?: string; // FTS5 options; undefined: no index
+}
+const VARIANTS: Variant[] = [
+  { name: 'positions (`detail=full`, before 0016)', options: '' },
+  { name: 'no positions (`detail=none, columnsize=0`, 0016)', options: ", detail='none', columnsize=0" },
+  { name: 'no index', options: undefined },
+];
+
+async function prepare(file: string, v: Variant): Promise<void> {
+  const db = new sqlite3.Database(file);
+  for (const sql of DROP) await run(db, sql);
+  if (v.options !== undefined) {
+    await run(
+      db,
+      `CREATE VIRTUAL TABLE snippet_search USING fts5(title, code, content='snippets', content_rowid='id', tokenize='trigram'${v.options})`,
+    );
+    await run(db, "INSERT INTO snippet_search(snippet_search, rank) VALUES ('automerge', 16)");
+    for (const sql of TRIGGERS) await run(db, sql);
+    await run(db, "INSERT INTO snippet_search(snippet_search) VALUES ('rebuild')");
+    await run(db, "INSERT INTO snippet_search(snippet_search) VALUES ('optimize')");
+  }
+  await run(db, 'VACUUM');
+  await new Promise((r) => db.close(r));
+}
+
+async function indexBytes(db: sqlite3.Database): Promise<number> {
+  const [row] = await all<{ b: number }>(
+    db,
+    "SELECT SUM(pgsize) AS b FROM dbstat WHERE name LIKE 'snippet_search%' OR name LIKE 'sqlite_autoindex_snippet_search%'",
+  );
+  return row?.b ?? 0;
+}
+
+/** CPU ms per write (user + system, the whole process: SQLite runs on node's thread pool). */
+async function cpuPerWrite(work: () => Promise<void>): Promise<number> {
+  const start = process.cpuUsage();
+  await work();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000 / WRITES;
+}
+
+async function writes(db: sqlite3.Database, salt: number): Promise<{ create: number; update: number }> {
+  const [{ owner }] = (await all<{ owner: number }>(db, 'SELECT MIN(id) AS owner FROM users')) as [{ owner: number }];
+  const ids: number[] = [];
+  const create = await cpuPerWrite(async () => {
+    for (let i = 0; i < WRITES; i++) {
+      await run(
+        db,
+        "INSERT INTO snippets (created, title, code, linenos, language, style, highlighted, owner_id) VALUES (datetime('now'), ?, ?, 0, 'python', 'friendly', '', ?)",
+        [`bench ${salt + i}`, writeCode(salt + i), owner],
+      );
+      ids.push((await all<{ id: number }>(db, 'SELECT last_insert_rowid() AS id'))[0]!.id);
+    }
+  });
+  const update = await cpuPerWrite(async () => {
+    for (let i = 0; i < WRITES; i++)
+      await run(db, 'UPDATE snippets SET code = ? WHERE id = ?', [
+        writeCode(salt + 50_000 + i),
+        1 + ((i * 37) % COUNT),
+      ]);
+  });
+  return { create, update };
+}
+
+async function queryMs(db: sqlite3.Database, match: string, terms: string[]): Promise<number> {
+  const checks = terms.map(termCheck);
+  const times: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const t = process.hrtime.bigint();
+    await all(
+      db,
+      `SELECT COUNT(*) FROM snippets s WHERE s.id IN (SELECT rowid FROM snippet_search WHERE snippet_search MATCH ?)${checks.map((c) => ` AND ${c.where}`).join('')}`,
+      [match, ...checks.flatMap((c) => c.params)],
+    );
+    times.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  return times.sort((a, b) => a - b)[3]!;
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'snippets-search-index-'));
+  const base = path.join(dir, 'base.sqlite3');
+  try {
+    const env = {
+      ...process.env,
+      DATABASE_URL: `sqlite:${base}`,
+      SECRET_KEY: 'bench-secret-key-bench-secret-key-bench',
+      LOG_LEVEL: 'warn',
+    };
+    cli(env, 'migrate');
+    cli(env, 'createuser', 'bench', '--password', 'benchpass');
+    await seedSqlite(base, COUNT, 1);
+    const results = new Map<string, { size?: string; create: number[]; update: number[]; queries?: string[] }>();
+    for (let round = 0; round < ROUNDS; round++)
+      for (const v of VARIANTS) {
+        process.stderr.write(`bench: ${v.name}, round ${round + 1}…\n`);
+        const file = path.join(dir, `v.sqlite3`);
+        copyFileSync(base, file);
+        rmSync(`${file}-wal`, { force: true });
+        await prepare(file, v);
+        const db = new sqlite3.Database(file);
+        await run(db, 'PRAGMA journal_mode = WAL');
+        await run(db, 'PRAGMA synchronous = NORMAL');
+        const r = results.get(v.name) ?? { create: [], update: [] };
+        if (v.options !== undefined && !r.size) {
+          const [{ code }] = (await all<{ code: number }>(
+            db,
+            'SELECT SUM(length(CAST(title AS BLOB)) + length(CAST(code AS BLOB))) AS code FROM snippets',
+          )) as [{ code: number }];
+          const bytes = await indexBytes(db);
+          r.size = `${(bytes / 1e6).toFixed(1)} MB, ${(bytes / code).toFixed(2)}× the ${(code / 1e6).toFixed(1)} MB indexed`;
+          const full = v.options === '';
+          const q = (term: string) => (full ? `"${term}"` : trigramQuery(term));
+          r.queries = [
+            `${(await queryMs(db, q(RARE_TERM), full ? [] : [RARE_TERM])).toFixed(1)}`,
+            `${(await queryMs(db, `${q('return')} AND ${q('self')}`, full ? [] : ['return', 'self'])).toFixed(1)}`,
+          ];
+        }
+        const w = await writes(db, round * 1_000_000);
+        r.create.push(w.create);
+        r.update.push(w.update);
+        results.set(v.name, r);
+        await new Promise((res) => db.close(res));
+        rmSync(file, { force: true });
+      }
+    const none = results.get('no index')!;
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const rows = [
+      [
+        'index',
+        'size (index pages / title+code bytes)',
+        'CPU ms per create',
+        'CPU ms per code update',
+        'create rate vs no index',
+        'update rate vs no index',
+        'rare term ms',
+        '`return self` (whole list) ms',
+      ],
+    ];
+    for (const v of VARIANTS) {
+      const r = results.get(v.name)!;
+      rows.push([
+        v.name,
+        r.size ?? '—',
+        r.create.map((x) => x.toFixed(2)).join(', '),
+        r.update.map((x) => x.toFixed(2)).join(', '),
+        `${((median(none.create) / median(r.create)) * 100).toFixed(0)}%`,
+        `${((median(none.update) / median(r.update)) * 100).toFixed(0)}%`,
+        r.queries?.[0] ?? '—',
+        r.queries?.[1] ?? '—',
+      ]);
+    }
+    console.log(`\nSearch index bench: ${COUNT} snippets, ${WRITES} creates and updates per round, ${ROUNDS} rounds\n`);
+    console.log(markdownTable(rows));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,93 @@
+// 0016-search-detail-none on SQLite: the search index keeps no positions, and stays exact (FTS5's own integrity check
+// against the snippets table, and the searches' answers) through create, update, restore, delete and a save that rolls
+// back; an existing database's index is rebuilt in batches, and a rebuild cut short goes on where it stopped.
+import { expect } from 'chai';
+import { down, rebuild, up, NO_POSITIONS } from '../../../src/migrations/0016-search-detail-none';
+import { isSqlite } from '../../support/engine';
+import { makeUser, resetDatabase } from '../../support/db';
+import { api, basic } from '../../support/http';
+import { testStore } from '../../support/runtime';
+
+/** rank 1: external content is checked too (every row's trigrams against the index). */
+const integrityCheck = () =>
+  testStore().sequelize.query("INSERT INTO snippet_search(snippet_search, rank) VALUES ('integrity-check', 1)");
+const found = async (search: string) =>
+  ((await api().get('/snippets/').query({ search }).expect(200)).body as { code: string }[]).map((s) => s.code);
+const tableSql = async () => {
+  const [rows] = await testStore().sequelize.query("SELECT sql FROM sqlite_master WHERE name = 'snippet_search'");
+  return (rows as { sql: string }[])[0]?.sql ?? '';
+};
+const as = { Authorization: basic('alice') };
+
+describe('migration 0016-search-detail-none', function () {
+  this.timeout(120_000);
+  let ownerId: number;
+  before(function () {
+    if (!isSqlite(testStore())) this.skip(); // MySQL/MariaDB have no FTS5 index (docs/api.md, "Finding snippets")
+  });
+  beforeEach(async () => {
+    await resetDatabase();
+    ownerId = (await makeUser('alice')).id;
+  });
+
+  it('keeps no positions nor column sizes in the index', async () => {
+    expect(await tableSql())
+      .to.contain("detail='none'")
+      .and.to.contain('columnsize=0');
+  });
+
+  it('stays exact through create, update, restore and delete', async () => {
+    const { body: a } = await api().post('/snippets/').set(as).send({ code: 'needle one', title: 'Alpha' }).expect(201);
+    await api().post('/snippets/').set(as).send({ code: 'needle two' }).expect(201);
+    expect(await found('needle')).to.deep.equal(['needle one', 'needle two']);
+    await api().put(`/snippets/${a.id}/`).set(as).send({ code: 'haystack', title: 'Beta' }).expect(200);
+    await integrityCheck();
+    expect(await found('needle')).to.deep.equal(['needle two']);
+    expect(await found('hayst')).to.deep.equal(['haystack']);
+    expect(await found('alpha')).to.deep.equal([]);
+    await api().post(`/snippets/${a.id}/revisions/1/restore/`).set(as).expect(200);
+    await integrityCheck();
+    expect(await found('needle')).to.deep.equal(['needle one', 'needle two']);
+    expect(await found('haystack')).to.deep.equal([]);
+    expect(await found('ALPHA')).to.deep.equal(['needle one']);
+    await api().delete(`/snippets/${a.id}/`).set(as).expect(204);
+    await integrityCheck();
+    expect(await found('needle')).to.deep.equal(['needle two']);
+  });
+
+  it('leaves no trace of a save that rolls back', async () => {
+    const { body } = await api().post('/snippets/').set(as).send({ code: 'needle' }).expect(201);
+    const { sequelize, models } = testStore();
+    await sequelize
+      .transaction(async (transaction) => {
+        await models.Snippet.update({ code: 'haystack' }, { where: { id: body.id }, transaction });
+        await models.Snippet.create({ code: 'haystack too', ownerId }, { transaction });
+        throw new Error('rolled back');
+      })
+      .catch((err: Error) => expect(err.message).to.equal('rolled back'));
+    await integrityCheck();
+    expect(await found('needle')).to.deep.equal(['needle']);
+    expect(await found('haystack')).to.deep.equal([]);
+  });
+
+  it("rebuilds an existing database's index, and goes on from where a cut run stopped", async () => {
+    const qi = testStore().sequelize.getQueryInterface();
+    await testStore().models.Snippet.bulkCreate(
+      Array.from({ length: 25 }, (_, i) => ({ code: `code ${i} ${i % 5 === 2 ? 'needle' : 'hay'}`, ownerId })),
+    );
+    await down(qi); // the index with positions, as before this migration
+    expect(await tableSql()).not.to.contain('detail');
+    expect(await found('needle')).to.have.length(5);
+    expect(await rebuild(testStore().sequelize, NO_POSITIONS, { batch: 10, batches: 1 })).to.equal(false);
+    expect(await tableSql()).not.to.contain('detail'); // the old index answers until the new one is whole
+    expect(await found('needle')).to.have.length(5);
+    await up(qi);
+    expect(await tableSql()).to.contain("detail='none'");
+    await integrityCheck();
+    expect(await found('needle')).to.deep.equal([2, 7, 12, 17, 22].map((i) => `code ${i} needle`));
+    const [leftovers] = await testStore().sequelize.query(
+      "SELECT name FROM sqlite_master WHERE name LIKE 'snippet_search_new%' OR name = 'snippet_search_build'",
+    );
+    expect(leftovers).to.deep.equal([]);
+  });
+});
