@@ -81,6 +81,7 @@ export async function createSnippet(
     const id = await tx.insert(INSERT_SQL, [now, ...SAVED_NAMES.map((f) => saved[f]), highlighted, ownerId]);
     // Revision 1 is never thinned: the count above is its size.
     await insertRevision(store, tx, id, 1, now, saved);
+    await store.engine.indexSnippet?.(tx, id);
     return { ...saved, id, ownerId, revision: 1 };
   });
 }
@@ -123,6 +124,8 @@ export async function updateSnippet(
       const revision = from.revision + 1;
       if (!(await tx.change(UPDATE_SQL, [...SAVED_NAMES.map((f) => next[f]), html, revision, from.id, from.revision])))
         return false;
+      // The search index, where the engine keeps it, when the text changed (docs/search.md).
+      if (next.title !== from.title || next.code !== from.code) await store.engine.indexSnippet?.(tx, from.id);
       await charge(store, tx, from.ownerId, await insertRevision(store, tx, from.id, revision, now, next));
       return true;
     };
