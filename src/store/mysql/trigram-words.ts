@@ -57,9 +57,10 @@ export const trigramWord = (a: number, b: number, c: number, width: number) =>
  * The distinct words of each text's trigrams (none crosses from one text into the next), in first-seen order: only
  * the trigrams a search looks up (queryWords), none made of common characters only. Those are in most snippets
  * (`ret`, `urn`, `in `: 38% of the postings of the bench's snippets were of trigrams in 15% or more of them, as
- * Phabricator's Ferret engine leaves out), and each word a row holds is FULLTEXT work at the save's commit.
+ * Phabricator's Ferret engine leaves out), and each word a row holds is FULLTEXT work at the save's commit. `common`:
+ * those too (the design before, measured beside it by bench/search-index.ts).
  */
-export function trigramWords(texts: string[], width: number): string[] {
+export function trigramWords(texts: string[], width: number, common = false): string[] {
   const space = spaceOf(width);
   const keys = new Set<number>();
   for (const text of texts) {
@@ -69,7 +70,7 @@ export function trigramWords(texts: string[], width: number): string[] {
     for (let i = 0; i < text.length; i++) {
       const c = text.codePointAt(i)!;
       if (c > 0xffff) i++;
-      if (a >= 0 && (!isCommon(a) || !isCommon(b) || !isCommon(c))) keys.add(hash(a, b, c) % space);
+      if (a >= 0 && (common || !isCommon(a) || !isCommon(b) || !isCommon(c))) keys.add(hash(a, b, c) % space);
       a = b;
       b = c;
     }
