@@ -56,10 +56,13 @@ export interface Engine {
   /** The conditions on `snippets s` that a snippet list's search terms put (docs/api.md, "Finding snippets"). */
   search(terms: readonly string[]): Promise<SearchSql>;
   /**
-   * Keeps the search index of snippet `id` in the transaction that has just written its title or code, where the
-   * engine's index is not kept by the database itself (MySQL/MariaDB's, docs/search.md; SQLite's FTS5 has triggers).
+   * What indexSnippet writes for a snippet's title and code, worked out before its transaction, where the engine's
+   * search index is not kept by the database itself (MySQL/MariaDB's row of trigram words, docs/search.md; SQLite's
+   * FTS5 has triggers).
    */
-  indexSnippet?(tx: Tx, id: number): Promise<void>;
+  searchEntry?(title: string, code: string): Promise<string>;
+  /** Writes the search index's `entry` (searchEntry's) of snippet `id` in the transaction that saves its text. */
+  indexSnippet?(tx: Tx, id: number, entry: string): Promise<void>;
   /** Rebuilds the search index of the next `limit` snippets after id `afterId`, in one transaction (`snippets reindex`). */
   reindexBatch?(afterId: number, limit: number): Promise<{ count: number; lastId?: number }>;
   /** Closes every connection the engine opened. */

@@ -1,13 +1,12 @@
 // MySQL/MariaDB's search index (docs/search.md): for each snippet, one row of snippet_trigram_words holding a word for
 // every distinct trigram of its lowered title and code that a search looks up (src/store/mysql/trigram-words.ts),
 // under an InnoDB FULLTEXT index. The row is written in the transaction that saves the snippet and its revision
-// (src/snippets/writes.ts through Engine.indexSnippet), so Galera certifies and replicates it with the save, and a save
+// (src/snippets/writes.ts through Engine.searchEntry and indexSnippet), so Galera certifies and replicates it with the save, and a save
 // rolled back leaves no trace; deleting the snippet deletes it (the foreign key's cascade). A search term of three code
 // points or more names its likely rarest words; the snippets whose row holds them all are the candidates, which the
 // substring match verifies (MysqlEngine.search).
 import { QueryTypes, type Model, type Sequelize, type Transaction } from 'sequelize';
 import type { Condition } from '../search';
-import type { Tx } from '../transaction';
 import { queryWords, tokenWidth, trigramWords } from './trigram-words';
 
 export const WORDS_TABLE = 'snippet_trigram_words';
@@ -41,19 +40,16 @@ export function widthOf(sequelize: Sequelize): Promise<number> {
   return width;
 }
 
-const LOWERED_ONE = 'SELECT LOWER(title) AS title, LOWER(code) AS code FROM snippets WHERE id = ?';
-const UPSERT_ONE = `INSERT INTO ${WORDS_TABLE} (snippet_id, words) VALUES (?, ?) ON DUPLICATE KEY UPDATE words = VALUES(words)`;
-
 /**
- * Indexes the snippet `id` as the transaction `tx` has just written it: the text is lowered by the server, as the
- * search's substring match lowers it, so the index and the match agree on every character.
+ * A title and code lowered by the server as the stored columns are (utf8mb4, binary collation), so the words and the
+ * search's match agree on every character.
  */
-export async function indexInTransaction(sequelize: Sequelize, tx: Tx, id: number): Promise<void> {
-  const width = await widthOf(sequelize);
-  const [row] = await tx.selectForUpdate<{ title: string; code: string }>(LOWERED_ONE, [id]);
-  if (!row) return;
-  await tx.insert(UPSERT_ONE, [id, trigramWords([row.title, row.code], width).join(' ')]);
-}
+export const LOWERED =
+  'SELECT LOWER(CONVERT(? USING utf8mb4) COLLATE utf8mb4_bin) AS title, LOWER(CONVERT(? USING utf8mb4) COLLATE utf8mb4_bin) AS code';
+export const UPSERT_ONE = `INSERT INTO ${WORDS_TABLE} (snippet_id, words) VALUES (?, ?) ON DUPLICATE KEY UPDATE words = VALUES(words)`;
+
+/** The row of words of a lowered title and code. */
+export const wordsOf = (title: string, code: string, width: number) => trigramWords([title, code], width).join(' ');
 
 /**
  * Indexes the snippets with ids in `ids` (a model's save or bulk create, in its transaction when it has one), or the
@@ -80,7 +76,7 @@ export async function indexSnippets(
   await sequelize.query(
     `INSERT INTO ${WORDS_TABLE} (snippet_id, words) VALUES ${rows.map(() => '(?, ?)').join(', ')} ON DUPLICATE KEY UPDATE words = VALUES(words)`,
     {
-      replacements: rows.flatMap((r) => [r.id, trigramWords([r.title, r.code], width).join(' ')]),
+      replacements: rows.flatMap((r) => [r.id, wordsOf(r.title, r.code, width)]),
       transaction,
     },
   );
