@@ -5,6 +5,7 @@ import { withStoredSecretKey } from '../../src/store/secret-key';
 import { createRuntime, type RuntimeOptions } from '../../src/runtime';
 import { activateuser, changepassword, createuser, deactivateuser, deleteuser } from './users';
 import { rehighlight } from './rehighlight';
+import { reindex } from './reindex';
 import { storageUsage } from './storage';
 import { createconsumer, createoauth1token } from './oauth1';
 import { migrate, serve } from './server';
@@ -30,6 +31,7 @@ export const COMMANDS: Command[] = [
   createconsumer,
   createoauth1token,
   rehighlight,
+  reindex,
   storageUsage,
   serve,
 ];

@@ -72,7 +72,10 @@ export async function createSnippet(
 ): Promise<StoredSnippet> {
   const saved = { ...DEFAULTS, ...fields } as SavedFields;
   await assertRoomFor(store, ownerId, revisionBytes(saved));
-  const highlighted = await store.models.Snippet.render(saved);
+  const [highlighted, entry] = await Promise.all([
+    store.models.Snippet.render(saved),
+    store.engine.searchEntry?.(saved.title, saved.code),
+  ]);
   const now = new Date(clock());
   return writeTransaction(store, async (tx) => {
     // The owner's count first: on MySQL/MariaDB its row lock is then taken before the INSERT's foreign-key check
@@ -81,6 +84,7 @@ export async function createSnippet(
     const id = await tx.insert(INSERT_SQL, [now, ...SAVED_NAMES.map((f) => saved[f]), highlighted, ownerId]);
     // Revision 1 is never thinned: the count above is its size.
     await insertRevision(store, tx, id, 1, now, saved);
+    if (entry !== undefined) await store.engine.indexSnippet?.(tx, id, entry);
     return { ...saved, id, ownerId, revision: 1 };
   });
 }
@@ -111,18 +115,27 @@ export async function updateSnippet(
   clock: () => number = Date.now,
 ): Promise<StoredSnippet | WriteRefused> {
   let basis = read;
-  let rendered: { key: string; html: string } | undefined;
+  let rendered: { key: string; html: string; entry?: string } | undefined;
   for (let tries = 1; tries <= MAX_SAVE_TRIES; tries++) {
     if (!ifMatchAllows(ifMatch, basis.revision)) return 'precondition';
     const next = { ...savedFieldsOf(basis), ...fields } as SavedFields;
     const key = JSON.stringify(next);
-    if (rendered?.key !== key) rendered = { key, html: await store.models.Snippet.render(next) };
-    const { html } = rendered;
+    if (rendered?.key !== key) {
+      const [html, entry] = await Promise.all([
+        store.models.Snippet.render(next),
+        store.engine.searchEntry?.(next.title, next.code),
+      ]);
+      rendered = { key, html, entry };
+    }
+    const { html, entry } = rendered;
     const now = new Date(clock());
     const save = async (tx: Tx, from: StoredSnippet): Promise<boolean> => {
       const revision = from.revision + 1;
       if (!(await tx.change(UPDATE_SQL, [...SAVED_NAMES.map((f) => next[f]), html, revision, from.id, from.revision])))
         return false;
+      // The search index, where the engine keeps it, when the text changed (docs/search.md).
+      if (entry !== undefined && (next.title !== from.title || next.code !== from.code))
+        await store.engine.indexSnippet?.(tx, from.id, entry);
       await charge(store, tx, from.ownerId, await insertRevision(store, tx, from.id, revision, now, next));
       return true;
     };

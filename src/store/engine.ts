@@ -55,6 +55,16 @@ export interface Engine {
   upsert(table: string, key: string, columns: readonly string[]): string;
   /** The conditions on `snippets s` that a snippet list's search terms put (docs/api.md, "Finding snippets"). */
   search(terms: readonly string[]): Promise<SearchSql>;
+  /**
+   * What indexSnippet writes for a snippet's title and code, worked out before its transaction, where the engine's
+   * search index is not kept by the database itself (MySQL/MariaDB's row of trigram words, docs/search.md; SQLite's
+   * FTS5 has triggers).
+   */
+  searchEntry?(title: string, code: string): Promise<string>;
+  /** Writes the search index's `entry` (searchEntry's) of snippet `id` in the transaction that saves its text. */
+  indexSnippet?(tx: Tx, id: number, entry: string): Promise<void>;
+  /** Rebuilds the search index of the next `limit` snippets after id `afterId`, in one transaction (`snippets reindex`). */
+  reindexBatch?(afterId: number, limit: number): Promise<{ count: number; lastId?: number }>;
   /** Closes every connection the engine opened. */
   close(): Promise<void>;
 }

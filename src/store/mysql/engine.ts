@@ -7,12 +7,21 @@ import { Sequelize } from 'sequelize';
 import type { Config } from '../../config';
 import { statementStop, stoppable } from '../cancellation';
 import type { CounterOptions, Engine, ReadKind, Readiness } from '../engine';
-import { mysql2WithDeadline, withDeadline } from '../mysql-deadline';
+import { mysql2WithDeadline, withDeadline, withoutStatementDeadline } from '../mysql-deadline';
 import { Killer } from '../mysql-kill';
 import type { SearchSql } from '../search';
 import type { Tx } from '../transaction';
 import { MIGRATION_WAIT_SECONDS, withMysqlLock } from './migration-lock';
 import { mysqlReadiness } from './readiness';
+import {
+  addIndexHooks,
+  indexSnippets,
+  LOWERED,
+  searchIndexCondition,
+  UPSERT_ONE,
+  widthOf,
+  wordsOf,
+} from './search-index';
 import { server } from './server';
 import { mysqlTransaction, storedTime } from './transaction';
 
@@ -118,6 +127,7 @@ export class MysqlEngine implements Engine {
       // With replicas, Sequelize sends SELECTs (outside transactions) to them in turn and writes to DATABASE_URL.
       ...(replicas.length ? { replication: { read: replicas.map(server), write: server(url) } } : {}),
     });
+    addIndexHooks(this.sequelize);
   }
 
   /** The killer of the server `connection` is on (src/store/mysql-kill.ts). */
@@ -214,7 +224,10 @@ export class MysqlEngine implements Engine {
     return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ON DUPLICATE KEY UPDATE ${others.map((c) => `${c} = VALUES(${c})`).join(', ')}`;
   }
 
-  /** Every term looked for in the lowered title and code (no index: docs/api.md, "Finding snippets"). */
+  /**
+   * Every term looked for in the lowered title and code, among the candidates of the trigram index when a term names
+   * its words (three code points or more, not of common characters only: docs/search.md).
+   */
   async search(terms: readonly string[]): Promise<SearchSql> {
     const check: string[] = [];
     const checkParams: unknown[] = [];
@@ -222,7 +235,30 @@ export class MysqlEngine implements Engine {
       check.push('(INSTR(LOWER(s.title), LOWER(?)) > 0 OR INSTR(LOWER(s.code), LOWER(?)) > 0)');
       checkParams.push(term, term);
     }
-    return { where: [], params: [], check, checkParams };
+    const lower = async (text: string) =>
+      (await this.select<{ lowered: string }>('SELECT LOWER(?) AS lowered', [text], 'search'))[0]!.lowered;
+    const index = await searchIndexCondition(this.sequelize, lower, terms);
+    return { where: index ? [index.where] : [], params: index ? index.params : [], check, checkParams };
+  }
+
+  /**
+   * The words of a title and code as the server lowers them (as the search's match lowers the stored text), read on
+   * the read pool before the save's transaction: the transaction then adds one statement, not two.
+   */
+  async searchEntry(title: string, code: string): Promise<string> {
+    const [lowered] = await this.select<{ title: string; code: string }>(LOWERED, [title, code], 'read');
+    return wordsOf(lowered!.title, lowered!.code, await widthOf(this.sequelize));
+  }
+
+  async indexSnippet(tx: Tx, id: number, entry: string): Promise<void> {
+    await tx.insert(UPSERT_ONE, [id, entry]);
+  }
+
+  reindexBatch(afterId: number, limit: number): Promise<{ count: number; lastId?: number }> {
+    // A batch's commit hands InnoDB its FULLTEXT work: no request's statement deadline (DATABASE_TIMEOUT_MS) for it.
+    return withoutStatementDeadline(() =>
+      this.sequelize.transaction((transaction) => indexSnippets(this.sequelize, { afterId, limit }, transaction)),
+    );
   }
 
   async close(): Promise<void> {

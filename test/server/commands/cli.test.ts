@@ -23,6 +23,7 @@ const COMMANDS = [
   'createconsumer',
   'createoauth1token',
   'rehighlight',
+  'reindex',
   'usage',
   'serve',
 ];

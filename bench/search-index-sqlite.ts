@@ -1,4 +1,4 @@
-// `npm run bench:search-index`: what SQLite's search index costs, without HTTP (whose rates swing too much on a loaded
+// `npm run bench:search-index:sqlite`: what SQLite's search index costs, without HTTP (whose rates swing too much on a loaded
 // machine to compare writes): BENCH_SEARCH_SNIPPETS (20,000) snippets of bench/fixtures code seeded once through the
 // migrated schema, then for each index (positions kept, `detail=full`, as before migration 0016; without positions,
 // `detail=none` + `columnsize=0`, migration 0016; no index) a copy of that file: the index's pages (dbstat) against the

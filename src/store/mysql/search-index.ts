@@ -1,0 +1,130 @@
+// MySQL/MariaDB's search index (docs/search.md): for each snippet, one row of snippet_trigram_words holding a word for
+// every distinct trigram of its lowered title and code that a search looks up (src/store/mysql/trigram-words.ts),
+// under an InnoDB FULLTEXT index. The row is written in the transaction that saves the snippet and its revision
+// (src/snippets/writes.ts through Engine.searchEntry and indexSnippet), so Galera certifies and replicates it with the save, and a save
+// rolled back leaves no trace; deleting the snippet deletes it (the foreign key's cascade). A search term of three code
+// points or more names its likely rarest words; the snippets whose row holds them all are the candidates, which the
+// substring match verifies (MysqlEngine.search).
+import { QueryTypes, type Model, type Sequelize, type Transaction } from 'sequelize';
+import type { Condition } from '../search';
+import { queryWords, tokenWidth, trigramWords } from './trigram-words';
+
+export const WORDS_TABLE = 'snippet_trigram_words';
+
+/**
+ * The words in ASCII with the binary collation (one byte each, compared as written). Stopwords are off for the index,
+ * fixed when it is created (innodb_ft_enable_stopword is read then): a word may spell `the`.
+ */
+export const CREATE_WORDS_TABLE = `CREATE TABLE IF NOT EXISTS ${WORDS_TABLE} (
+  snippet_id INTEGER NOT NULL PRIMARY KEY,
+  words MEDIUMTEXT CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  FULLTEXT KEY ${WORDS_TABLE}_words (words),
+  CONSTRAINT ${WORDS_TABLE}_snippet FOREIGN KEY (snippet_id) REFERENCES snippets (id) ON DELETE CASCADE
+) ENGINE=InnoDB`;
+
+/** How many of a term's words are looked up: the rarest likely ones; more only adds list to read, the match verifies. */
+const WORDS_PER_TERM = 4;
+
+/** The width of the words, from the server's innodb_ft_min_token_size (changing it asks for `snippets reindex`). */
+const widths = new WeakMap<Sequelize, Promise<number>>();
+
+export function widthOf(sequelize: Sequelize): Promise<number> {
+  let width = widths.get(sequelize);
+  if (!width) {
+    width = sequelize
+      .query<{ n: number }>('SELECT @@innodb_ft_min_token_size AS n', { type: QueryTypes.SELECT })
+      .then(([row]) => tokenWidth(Number(row?.n ?? 3)));
+    width.catch(() => widths.delete(sequelize));
+    widths.set(sequelize, width);
+  }
+  return width;
+}
+
+/**
+ * A title and code lowered by the server as the stored columns are (utf8mb4, binary collation), so the words and the
+ * search's match agree on every character.
+ */
+export const LOWERED =
+  'SELECT LOWER(CONVERT(? USING utf8mb4) COLLATE utf8mb4_bin) AS title, LOWER(CONVERT(? USING utf8mb4) COLLATE utf8mb4_bin) AS code';
+export const UPSERT_ONE = `INSERT INTO ${WORDS_TABLE} (snippet_id, words) VALUES (?, ?) ON DUPLICATE KEY UPDATE words = VALUES(words)`;
+
+/** The row of words of a lowered title and code. */
+export const wordsOf = (title: string, code: string, width: number) => trigramWords([title, code], width).join(' ');
+
+/**
+ * Indexes the snippets with ids in `ids` (a model's save or bulk create, in its transaction when it has one), or the
+ * next `limit` after `afterId` (the migration, `snippets reindex`). Returns how many and the last id.
+ */
+export async function indexSnippets(
+  sequelize: Sequelize,
+  which: { ids: number[] } | { afterId: number; limit: number; unindexedOnly?: boolean },
+  transaction?: Transaction | null,
+): Promise<{ count: number; lastId?: number }> {
+  const width = await widthOf(sequelize);
+  const query =
+    'ids' in which
+      ? { where: 'id IN (:ids)', replacements: { ids: which.ids.length ? which.ids : [0] } }
+      : {
+          where: `id > :afterId${which.unindexedOnly ? ` AND NOT EXISTS (SELECT 1 FROM ${WORDS_TABLE} w WHERE w.snippet_id = s.id)` : ''} ORDER BY id LIMIT :limit`,
+          replacements: { afterId: which.afterId, limit: which.limit },
+        };
+  const rows = await sequelize.query<{ id: number; title: string; code: string }>(
+    `SELECT id, LOWER(title) AS title, LOWER(code) AS code FROM snippets s WHERE ${query.where}`,
+    { type: QueryTypes.SELECT, replacements: query.replacements, transaction },
+  );
+  if (!rows.length) return { count: 0 };
+  await sequelize.query(
+    `INSERT INTO ${WORDS_TABLE} (snippet_id, words) VALUES ${rows.map(() => '(?, ?)').join(', ')} ON DUPLICATE KEY UPDATE words = VALUES(words)`,
+    {
+      replacements: rows.flatMap((r) => [r.id, wordsOf(r.title, r.code, width)]),
+      transaction,
+    },
+  );
+  return { count: rows.length, lastId: Math.max(...rows.map((r) => Number(r.id))) };
+}
+
+type HookOptions = { fields?: readonly PropertyKey[] | null; transaction?: Transaction | null };
+
+/**
+ * Keeps the index for saves made through the Snippet model (tests, fixtures, `snippets rehighlight`): a save or bulk
+ * create that writes the title or the code indexes its rows, in its transaction when it has one. Sequelize's permanent
+ * hooks run for every model: only the snippets' are indexed.
+ */
+export function addIndexHooks(sequelize: Sequelize): void {
+  const writesText = (fields?: readonly PropertyKey[] | null) =>
+    !fields || fields.includes('title') || fields.includes('code');
+  const isSnippet = (instance: Model) => (instance.constructor as typeof Model).tableName === 'snippets';
+  const idOf = (instance: Model) => Number(instance.get('id'));
+  sequelize.addHook('afterSave', async (instance: Model, options: HookOptions) => {
+    if (isSnippet(instance) && writesText(options.fields))
+      await indexSnippets(sequelize, { ids: [idOf(instance)] }, options.transaction);
+  });
+  sequelize.addHook('afterBulkCreate', async (instances: readonly Model[], options: HookOptions) => {
+    const ids = instances.filter(isSnippet).map(idOf);
+    if (ids.length && writesText(options.fields)) await indexSnippets(sequelize, { ids }, options.transaction);
+  });
+}
+
+/**
+ * The condition that narrows a search to the snippets whose row holds the likely rarest trigram words of each term of
+ * three code points or more; undefined when no term names one (each is shorter, or of common characters only: InnoDB
+ * reads a FULLTEXT word's whole list, and reading the snippets in list order finds a page of a common term sooner).
+ * The terms are lowered by the server as the substring match lowers them (one statement for all), then looked up in
+ * boolean mode: `+w1 +w2 …`, every word required.
+ */
+export async function searchIndexCondition(
+  sequelize: Sequelize,
+  lower: (texts: string) => Promise<string>,
+  terms: readonly string[],
+): Promise<Condition | undefined> {
+  const long = terms.filter((t) => [...t].length >= 3);
+  if (!long.length) return undefined;
+  const width = await widthOf(sequelize);
+  const lowered = JSON.parse(await lower(JSON.stringify(long))) as string[];
+  const words = new Set(lowered.flatMap((t) => queryWords(t, width, WORDS_PER_TERM) ?? []));
+  if (!words.size) return undefined;
+  return {
+    where: `s.id IN (SELECT w.snippet_id FROM ${WORDS_TABLE} w WHERE MATCH (w.words) AGAINST (? IN BOOLEAN MODE))`,
+    params: [[...words].map((w) => `+${w}`).join(' ')],
+  };
+}

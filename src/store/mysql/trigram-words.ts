@@ -1,0 +1,132 @@
+// MySQL/MariaDB's search index (src/store/mysql/search-index.ts): the trigrams of lowered text, each written as a short
+// alphanumeric word that InnoDB's FULLTEXT parser indexes as it is. A trigram is three code points; its word is a hash
+// of them, so two trigrams may share a word: the index then names a few snippets too many, and the substring match
+// that verifies every candidate drops them (docs/search.md).
+
+/**
+ * The word characters, 36: lower-case letters and digits. InnoDB lowers a word as it indexes a row, but its bulk build
+ * (a table rebuilt: OPTIMIZE, ALTER) keeps the case of a binary column's words: with upper-case letters, four words in
+ * five written before a rebuild were no longer found after it (test/src/store/mysql-search-index.test.ts).
+ */
+const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
+
+/**
+ * The words' length: three characters (InnoDB's default innodb_ft_min_token_size, 46,656 words), longer when the
+ * server indexes no word that short. Past 6 characters the hash's 32 bits are the limit.
+ */
+export const tokenWidth = (minTokenSize: number) => Math.max(3, Math.min(minTokenSize, 16));
+
+/** How many distinct words of `width` characters there are (at most 2^32, the hash's range). */
+const spaceOf = (width: number) => Math.min(ALPHABET.length ** width, 2 ** 32);
+
+/** A 32-bit mix of three code points (Murmur3's finalizer over a multiplicative combination). */
+function hash(a: number, b: number, c: number): number {
+  let h = Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77) ^ Math.imul(c, 0xc2b2ae3d);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/**
+ * InnoDB's default stopwords of 3 to 5 letters (INFORMATION_SCHEMA.INNODB_FT_DEFAULT_STOPWORD). The index is made
+ * without stopwords, but a Galera node applying its CREATE may not see that session's setting: no word spells one.
+ */
+const STOPWORDS = new Set(
+  'are com for how the was who und www about from that this what when where will with'.split(' '),
+);
+
+/** The word of a number below spaceOf(width), `width` characters. */
+function wordOf(n: number, width: number): string {
+  let word = '';
+  for (let i = 0; i < width; i++) {
+    word += ALPHABET[n % ALPHABET.length];
+    n = Math.floor(n / ALPHABET.length);
+  }
+  // A digit makes it a word no stopword list of InnoDB's holds.
+  return STOPWORDS.has(word.toLowerCase()) ? `${word.slice(0, -1)}0` : word;
+}
+
+/** The word of the trigram (a, b, c), `width` characters. */
+export const trigramWord = (a: number, b: number, c: number, width: number) =>
+  wordOf(hash(a, b, c) % spaceOf(width), width);
+
+/**
+ * The distinct words of each text's trigrams (none crosses from one text into the next), in first-seen order: only
+ * the trigrams a search looks up (queryWords), none made of common characters only. Those are in most snippets
+ * (`ret`, `urn`, `in `: 38% of the postings of the bench's snippets were of trigrams in 15% or more of them, as
+ * Phabricator's Ferret engine leaves out), and each word a row holds is FULLTEXT work at the save's commit. `common`:
+ * those too (the design before, measured beside it by bench/search-index-mysql.ts).
+ */
+export function trigramWords(texts: string[], width: number, common = false): string[] {
+  const space = spaceOf(width);
+  const keys = new Set<number>();
+  for (const text of texts) {
+    // Code points: a JavaScript string is UTF-16, an emoji two units and one code point.
+    let a = -1;
+    let b = -1;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.codePointAt(i)!;
+      if (c > 0xffff) i++;
+      if (a >= 0 && (common || !isCommon(a) || !isCommon(b) || !isCommon(c))) keys.add(hash(a, b, c) % space);
+      a = b;
+      b = c;
+    }
+  }
+  return Array.from(keys, (n) => wordOf(n, width));
+}
+
+/** The code points of a string. */
+const codePoints = (text: string) => Array.from(text, (ch) => ch.codePointAt(0)!);
+
+/**
+ * Characters of code and prose from the most frequent down (measured on bench/fixtures): a trigram of rarer characters
+ * is likely found in fewer snippets, so its word's list is the shorter one to read.
+ */
+const FREQUENT = ' etnrsaoilcd\nupm_.f(),h=g;b"\'y:kv-wx/{}[]0*1>2TSEAR#<NICLOPDMF+&3|4!5$@';
+
+/** How rare a trigram of `chars` likely is: the higher, the rarer (a character not in FREQUENT counts most). */
+function rarity(chars: number[]): number {
+  return chars.reduce((sum, cp) => {
+    const at = FREQUENT.indexOf(String.fromCodePoint(cp));
+    return sum + (at < 0 ? FREQUENT.length * 2 : at);
+  }, 0);
+}
+
+/**
+ * The first characters of FREQUENT: a trigram of these only (`ret`, `urn`, `sel`) is in a large share of snippets, and
+ * InnoDB reads a FULLTEXT word's whole list (`return`, in 69% of the bench's snippets, took 5 s through the index
+ * where reading the list in order finds a page of matches at once: docs/search.md).
+ */
+const COMMON_CHARACTERS = 20;
+
+/** The code points of the first COMMON_CHARACTERS of FREQUENT. */
+const COMMON = new Set(codePoints(FREQUENT.slice(0, COMMON_CHARACTERS)));
+const isCommon = (cp: number) => COMMON.has(cp);
+
+const likelyRare = (chars: number[]) => !chars.every(isCommon);
+
+/**
+ * The words to look a term up by: its `max` likely rarest trigrams' (each a condition on the snippets that hold the
+ * term: every trigram of it is in their text), none of them a trigram of common characters only; none for a term made
+ * of those (it is looked for without the index). Undefined for a term of fewer than three code points.
+ */
+export function queryWords(term: string, width: number, max: number): string[] | undefined {
+  const cps = codePoints(term);
+  if (cps.length < 3) return undefined;
+  const trigrams: { word: string; rarity: number }[] = [];
+  const seen = new Set<string>();
+  for (let i = 0; i + 2 < cps.length; i++) {
+    const word = trigramWord(cps[i]!, cps[i + 1]!, cps[i + 2]!, width);
+    if (seen.has(word)) continue;
+    seen.add(word);
+    const chars = cps.slice(i, i + 3);
+    if (likelyRare(chars)) trigrams.push({ word, rarity: rarity(chars) });
+  }
+  return trigrams
+    .sort((x, y) => y.rarity - x.rarity)
+    .slice(0, max)
+    .map((t) => t.word);
+}
