@@ -17,6 +17,8 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SNIPPETS = 100;
+/** The two builds' ports (this one and the next), so that runs of several checkouts on one machine do not collide. */
+const PORT = Number(process.env.BENCH_PORT ?? 18710);
 
 interface Build {
   name: string;
@@ -101,8 +103,8 @@ async function main(): Promise<void> {
   if (mysqlUrl && !mysqlUrl.startsWith('mysql://')) throw new Error('BENCH_DATABASE_URL must be a mysql:// URL');
   const dir = mkdtempSync(path.join(tmpdir(), 'snippets-compare-'));
   const builds: Build[] = [
-    { name: 'other', root: path.resolve(other), port: 18710, env: {} },
-    { name: 'this', root: ROOT, port: 18711, env: {} },
+    { name: 'other', root: path.resolve(other), port: PORT, env: {} },
+    { name: 'this', root: ROOT, port: PORT + 1, env: {} },
   ];
   const scenarios = (b: Build): Scenario[] => [
     { name: 'GET /snippets/<pk>/', url: `http://127.0.0.1:${b.port}/snippets/50/` },

@@ -104,15 +104,20 @@ export async function insertRevision(
   let freed = 0;
   if (daily === 0) return bytes - (await dropUpTo(tx, snippetId, left));
   // `left` and the one after it (kept: it is among the newest): the same day means `left` is not its day's last.
-  const pair = await tx.selectForUpdate<{ n: number; saved: string | Date }>(
-    'SELECT n, saved FROM snippet_revisions WHERE snippet_id = ? AND n IN (?, ?)',
+  // With `left`'s bytes, which it frees if it goes.
+  const pair = await tx.selectForUpdate<{ n: number; saved: string | Date; bytes: number }>(
+    'SELECT n, saved, bytes FROM snippet_revisions WHERE snippet_id = ? AND n IN (?, ?)',
     [snippetId, left, left + 1],
   );
+  const row = (m: number) => pair.find((r) => Number(r.n) === m);
   const day = (m: number) => {
-    const row = pair.find((r) => Number(r.n) === m);
-    return row && isoOf(row.saved).slice(0, 10);
+    const saved = row(m)?.saved;
+    return saved && isoOf(saved).slice(0, 10);
   };
-  if (day(left) !== undefined && day(left) === day(left + 1)) freed += await dropOne(tx, snippetId, left);
+  if (day(left) !== undefined && day(left) === day(left + 1)) {
+    await tx.change('DELETE FROM snippet_revisions WHERE snippet_id = ? AND n = ?', [snippetId, left]);
+    freed += Number(row(left)!.bytes);
+  }
   // Past the maximum: the oldest daily revisions go (a history made before this policy is cut here at once).
   const [oldestKept] = await tx.selectForUpdate<{ n: number }>(
     `SELECT n FROM snippet_revisions WHERE snippet_id = ? AND n <= ? ORDER BY n DESC LIMIT 1 OFFSET ${daily}`,
@@ -120,16 +125,6 @@ export async function insertRevision(
   );
   if (oldestKept) freed += await dropUpTo(tx, snippetId, Number(oldestKept.n));
   return bytes - freed;
-}
-
-/** Deletes revision `n`; the bytes it held. */
-async function dropOne(tx: Tx, snippetId: number, n: number): Promise<number> {
-  const [row] = await tx.selectForUpdate<{ bytes: number }>(
-    'SELECT bytes FROM snippet_revisions WHERE snippet_id = ? AND n = ?',
-    [snippetId, n],
-  );
-  await tx.change('DELETE FROM snippet_revisions WHERE snippet_id = ? AND n = ?', [snippetId, n]);
-  return Number(row?.bytes ?? 0);
 }
 
 /** Deletes every revision numbered `n` or lower; the bytes they held. */

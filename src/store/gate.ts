@@ -32,6 +32,11 @@ export class Gate {
     });
   }
 
+  /** Someone waits in line (a caller about to leave can tell whether it hands its place to another). */
+  get crowded(): boolean {
+    return this.urgent.length + this.waiting.length > 0;
+  }
+
   leave(): void {
     const next = this.urgent.shift() ?? this.waiting.shift();
     if (next)

@@ -1,5 +1,6 @@
 // A worker's side of the write turn (src/store/write-turn.ts): its writer's line, which asks the primary for the turn
-// once it is the process's next writer, so that only one transaction per process asks at a time.
+// once it is the process's next writer, so that only one transaction per process asks at a time, and hands a turn it
+// holds straight to the process's next writer, a burst of TURN_BURST at most, before it gives it back.
 import cluster from 'node:cluster';
 import { Gate } from './gate';
 import { isTurnMessage, type TurnMessage } from './write-turn';
@@ -60,9 +61,21 @@ export class TurnClient {
   }
 }
 
-/** The writer's line of one process (width 1, first come first served) whose holder also holds the write turn. */
+/**
+ * How many transactions of one process run on one write turn at most, one after the other, when more of them wait in
+ * its line: each ask costs two messages (ask, go) through both processes' event loops, during which the file takes no
+ * write; a burst pays that once. The other process's writers wait one burst at most longer than in strict turns.
+ */
+export const TURN_BURST = 8;
+
+/**
+ * The writer's line of one process (width 1, first come first served) whose holder also holds the write turn. A holder
+ * that leaves while others wait in the line passes the turn on with its place (TURN_BURST transactions in a row at most).
+ */
 export class TurnGate extends Gate {
   private held?: number;
+  /** The transactions run on the turn held. */
+  private burst = 0;
 
   constructor(private readonly turns: TurnClient) {
     super(1);
@@ -70,8 +83,10 @@ export class TurnGate extends Gate {
 
   override async enter(urgent = false, stop?: AbortSignal): Promise<void> {
     await super.enter(urgent, stop);
+    if (this.held !== undefined) return void this.burst++; // passed on with the place by the last holder
     try {
       this.held = await this.turns.take();
+      this.burst = 1;
     } catch (err) {
       super.leave();
       throw err;
@@ -79,8 +94,10 @@ export class TurnGate extends Gate {
   }
 
   override leave(): void {
-    if (this.held !== undefined) this.turns.give(this.held);
-    this.held = undefined;
+    if (this.held !== undefined && (this.burst >= TURN_BURST || !this.crowded)) {
+      this.turns.give(this.held);
+      this.held = undefined;
+    }
     super.leave();
   }
 }

@@ -10,7 +10,7 @@ import {
   type TurnMessage,
   type Workers,
 } from '../../../src/store/write-turn';
-import { TurnClient, TurnGate, type TurnChannel } from '../../../src/store/write-turn-gate';
+import { TURN_BURST, TurnClient, TurnGate, type TurnChannel } from '../../../src/store/write-turn-gate';
 import { STORE_BUSY, unavailableDetail } from '../../../src/store/errors';
 
 /** A schedule whose timers fire only when the test says so. */
@@ -109,12 +109,15 @@ describe('serveWriteTurns (the primary over IPC)', () => {
 function fakePrimary() {
   const line = new TurnLine(60_000, manualSchedule().schedule);
   let owners = 0;
+  /** The asks each owner has sent. */
+  const asks = new Map<number, number>();
   const channel = (): TurnChannel => {
     const owner = ++owners;
     const events = new EventEmitter();
     return {
       send: (message) =>
         setImmediate(() => {
+          if (message.writeTurn === 'ask') asks.set(owner, (asks.get(owner) ?? 0) + 1);
           if (message.writeTurn === 'ask')
             line.ask(owner, message.id, () =>
               setImmediate(() => events.emit('message', { writeTurn: 'go', id: message.id })),
@@ -124,7 +127,7 @@ function fakePrimary() {
       on: (event, listener) => events.on(event, listener),
     };
   };
-  return { line, channel };
+  return { line, channel, asks };
 }
 
 describe('TurnGate (a worker’s writer line)', () => {
@@ -169,4 +172,33 @@ describe('TurnGate (a worker’s writer line)', () => {
     await third.enter();
     third.leave();
   });
+
+  it('passes the turn straight to its own next writer, TURN_BURST writes at most, then to the other process', async () => {
+    const primary = primary2();
+    const [a, b] = [primary.gate(), primary.gate()];
+    const order: string[] = [];
+    const write = async (gate: TurnGate, name: string) => {
+      await gate.enter();
+      order.push(name);
+      await new Promise((resolve) => setImmediate(resolve));
+      gate.leave();
+    };
+    await a.enter();
+    // A's writers queue behind its holder, and B asks meanwhile: B's ask waits in the primary's line.
+    const writes = Array.from({ length: TURN_BURST + 2 }, (_, i) => write(a, `a${i + 1}`));
+    const other = write(b, 'b');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    a.leave();
+    await Promise.all([...writes, other]);
+    const aBurst = Array.from({ length: TURN_BURST - 1 }, (_, i) => `a${i + 1}`);
+    expect(order).to.deep.equal([...aBurst, 'b', `a${TURN_BURST}`, `a${TURN_BURST + 1}`, `a${TURN_BURST + 2}`]);
+    // One ask for the first burst, one for the rest: not one per write.
+    expect(primary.asks.get(1)).to.equal(2);
+  });
 });
+
+/** Two gates on one fake primary. */
+function primary2() {
+  const primary = fakePrimary();
+  return { asks: primary.asks, gate: () => new TurnGate(new TurnClient(60_000, primary.channel())) };
+}
