@@ -74,18 +74,18 @@ export const booleanField = z.preprocess(
   z.boolean({ error: missingOr(NOT_A_BOOLEAN) }),
 );
 
+/** Digits (a path's or a query string's) as their number; anything else as it came, for the schema to judge. */
+const digitsAsNumber = (v: unknown) => (typeof v === 'string' && /^[0-9]+$/.test(v) ? Number(v) : v);
+
 /** A primary key: digits in a path, an integer in JSON; one too large for any row is simply not found (404, not 400). */
-export const pk = z.preprocess(
-  (v) => (typeof v === 'string' && /^[0-9]+$/.test(v) ? Number(v) : v),
-  z.number().nonnegative().refine(Number.isInteger),
-);
+export const pk = z.preprocess(digitsAsNumber, z.number().nonnegative().refine(Number.isInteger));
 
 /** The most rows a page of a list may ask for (`?limit=N`). */
 export const MAX_PAGE = 1000;
 
 /** A list's `?limit=N`: digits in a query string, an integer in JSON, from 1 to MAX_PAGE. */
 export const pageLimit = z.preprocess(
-  (v) => (typeof v === 'string' && /^[0-9]+$/.test(v) ? Number(v) : v),
+  digitsAsNumber,
   z
     .number({ error: 'A valid integer is required.' })
     .int()

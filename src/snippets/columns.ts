@@ -10,10 +10,12 @@ export const SNIPPET_FIELDS = fieldsOf(SNIPPET_TABLE);
 /** The fields stored in the snippets row (the owner is the owner_id reference). */
 export const STORED_NAMES = SNIPPET_FIELDS.filter(([, field]) => isStored(field)).map(([name]) => name);
 
-/** `column AS name` where they differ, for raw SELECTs whose rows become model instances. */
-export const STORED_COLUMNS = STORED_NAMES.map((name) =>
-  columnName(name) === name ? name : `${columnName(name)} AS ${name}`,
-).join(', ');
+/** Each field's column, `column AS name` where they differ: a SELECT list whose rows carry the fields' names. */
+const selectList = (names: readonly string[]) =>
+  names.map((name) => (columnName(name) === name ? name : `${columnName(name)} AS ${name}`)).join(', ');
+
+/** The stored fields, for raw SELECTs whose rows become model instances. */
+export const STORED_COLUMNS = selectList(STORED_NAMES);
 
 /**
  * The fields a save writes, in the row and in its revision: every writable one (the id and the owner are the row's
@@ -27,10 +29,8 @@ export const SAVED_NAMES = SNIPPET_FIELDS.filter(([, field]) => isWritable(field
 /** The saved fields' columns, in SAVED_NAMES' order, for an INSERT's or an UPDATE's column list. */
 export const SAVED_COLUMNS = SAVED_NAMES.map(columnName);
 
-/** `column AS name` of each saved field, for a SELECT of a row or a revision. */
-export const SAVED_SELECT = SAVED_NAMES.map((name) =>
-  columnName(name) === name ? name : `${columnName(name)} AS ${name}`,
-).join(', ');
+/** The saved fields, for a SELECT of a row or a revision. */
+export const SAVED_SELECT = selectList(SAVED_NAMES);
 
 /** `n` placeholders, for a VALUES list. */
 export const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');

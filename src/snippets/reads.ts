@@ -8,7 +8,8 @@ import type { FieldSpec } from '../schemas/table';
 import { PLAIN_LIST, type ListSelection } from './selection';
 import type { Bounds } from '../store/search';
 import { rowBytes, rowsWithin } from '../store/page-budget';
-import { upTo, windowOf, type Position, type Window } from './scan-window';
+import { windowOf, type Window } from './scan-window';
+import { listOrder, pastKey, whereOf, type Key } from '../store/keyset';
 
 /** Where each key of the representation comes from: the snippet's column, or the joined owner's username. */
 const sqlOf = (name: string, field: FieldSpec) => (field.kind === 'owner' ? 'u.username' : `s.${columnName(name)}`);
@@ -53,20 +54,11 @@ async function narrowed(
   };
 }
 
-const whereOf = (conditions: string[]) => (conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '');
-const orderOf = (descending: boolean) =>
-  descending ? 'ORDER BY s.created DESC, s.id DESC' : 'ORDER BY s.created, s.id';
-
-/** The rows after a key in the list's direction; alone, the condition of the plain list as it always read. */
+/** The rows after a key in the list's direction, within the selection's conditions. */
 function afterKey(selection: ListSelection, after: Key): { where: string[]; params: unknown[] } {
-  const cmp = selection.descending ? '<' : '>';
-  const keyset = `s.created ${cmp} ? OR (s.created = ? AND s.id ${cmp} ?)`;
-  const where = selection.where.length ? [...selection.where, `(${keyset})`] : [keyset];
-  return { where, params: [...selection.params, after.created, after.created, after.id] };
+  const past = pastKey(after, selection.descending ? '<' : '>');
+  return { where: [...selection.where, past.where], params: [...selection.params, ...past.params] };
 }
-
-/** A position in the list: the (created, id) of the last snippet seen (or examined, by a search page). */
-type Key = Position;
 
 export class InvalidCursor extends Error {}
 
@@ -110,7 +102,7 @@ async function pageConditions(
   const { where, params } = await narrowed(selection, window?.bounds ?? bounds, wanted);
   if (!window) return { where, params };
   return {
-    where: [...where.map((w) => `(${w})`), ...window.check],
+    where: [...where, ...window.check],
     params: [...params, ...window.params],
     end: window.end,
   };
@@ -137,7 +129,7 @@ async function rowsAfter<T>(
     limit + 1,
     true,
   );
-  const order = orderOf(selection.descending);
+  const order = listOrder(selection.descending);
   const sized = await select<Key & { size: number | string }>(
     store,
     `SELECT s.id, s.created, ${rowBytes('s')} AS size ${SNIPPET_FROM(store)}${whereOf(where)} ${order} LIMIT ?`,
@@ -151,10 +143,10 @@ async function rowsAfter<T>(
   // A search page whose window ended short of the list hands the rows past it to its cursor: the window's last row.
   if (!kept) return end ? { rows: [], last: end, more: true } : { rows: [], more: false };
   const lastKept = sized[kept - 1]!;
-  const through = upTo(selection.descending, lastKept, true);
+  const through = pastKey(lastKept, selection.descending ? '>' : '<', true);
   const rows = await select<T & Key>(
     store,
-    `SELECT ${columns}, s.created ${SNIPPET_FROM(store)}${whereOf([...where.map((w) => `(${w})`), through.where])} ${order} LIMIT ?`,
+    `SELECT ${columns}, s.created ${SNIPPET_FROM(store)}${whereOf([...where, through.where])} ${order} LIMIT ?`,
     [...params, ...through.params, kept],
     selection.kind,
   );
@@ -206,18 +198,17 @@ export async function previousCursor(
 ): Promise<{ cursor?: string } | undefined> {
   const key = decodeCursor(store, cursor);
   // Backwards: the other direction, the cursor's own snippet included.
-  const cmp = selection.descending ? '>' : '<';
-  const keyset = `s.created ${cmp} ? OR (s.created = ? AND s.id ${cmp}= ?)`;
+  const past = pastKey(key, selection.descending ? '>' : '<', true);
   const bounds = {
-    where: selection.where.length ? [...selection.where, `(${keyset})`] : [keyset],
-    params: [...selection.params, key.created, key.created, key.id],
+    where: [...selection.where, past.where],
+    params: [...selection.params, ...past.params],
     descending: !selection.descending,
   };
   // A search reads back through one window at most: the first row past it is then the cursor of the page before.
   const { where, params, end } = await pageConditions(store, selection, bounds, limit + 1, false);
   const rows = await select<Key & { size: number | string }>(
     store,
-    `SELECT s.id, s.created, ${rowBytes('s')} AS size FROM snippets s${whereOf(where)} ${orderOf(!selection.descending)} LIMIT ?`,
+    `SELECT s.id, s.created, ${rowBytes('s')} AS size FROM snippets s${whereOf(where)} ${listOrder(!selection.descending)} LIMIT ?`,
     [...params, limit + 1],
     selection.kind,
   );

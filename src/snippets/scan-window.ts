@@ -5,13 +5,11 @@
 import type { Store } from '../store/database';
 import { select } from '../store/select';
 import type { Bounds } from '../store/search';
+import { listOrder, pastKey, whereOf, type Key } from '../store/keyset';
 import type { Scan } from './selection';
 
 /** A position in the list: the (created, id) of a snippet. */
-export interface Position {
-  created: string | Date;
-  id: number;
-}
+export type Position = Key & { created: string | Date };
 
 export interface Window {
   /** The page's bounds, narrowed to the window. */
@@ -26,33 +24,22 @@ export interface Window {
   end?: Position;
 }
 
-/** The rows up to a position in `descending` order: that one included, or not. */
-export function upTo(descending: boolean, at: Position, inclusive: boolean): { where: string; params: unknown[] } {
-  const cmp = `${descending ? '>' : '<'}${inclusive ? '=' : ''}`;
-  return {
-    where: `(s.created ${descending ? '>' : '<'} ? OR (s.created = ? AND s.id ${cmp} ?))`,
-    params: [at.created, at.created, at.id],
-  };
-}
-
 /**
  * The window of a page within `bounds`: the rows before the one at Scan.rows (inclusive: the window's last row is its
  * end; otherwise the first row past it is), found by one read of the list's index, no text read.
  */
 export async function windowOf(store: Store, scan: Scan, bounds: Bounds, inclusive: boolean): Promise<Window> {
-  const where = bounds.where.map((w) => `(${w})`); // the plain list's position is an OR written bare
-  const order = bounds.descending ? 'ORDER BY s.created DESC, s.id DESC' : 'ORDER BY s.created, s.id';
   const [end] = await select<Position>(
     store,
-    `SELECT s.id, s.created FROM snippets s${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ${order} LIMIT 1 OFFSET ?`,
+    `SELECT s.id, s.created FROM snippets s${whereOf(bounds.where)} ${listOrder(bounds.descending)} LIMIT 1 OFFSET ?`,
     [...bounds.params, inclusive ? scan.rows - 1 : scan.rows],
     'search',
   );
   if (!end) return { bounds, check: scan.check, params: scan.params };
-  const limit = upTo(bounds.descending, end, inclusive);
+  const limit = pastKey(end, bounds.descending ? '>' : '<', inclusive);
   return {
     bounds: {
-      where: [...where, limit.where],
+      where: [...bounds.where, limit.where],
       params: [...bounds.params, ...limit.params],
       descending: bounds.descending,
     },

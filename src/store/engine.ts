@@ -3,8 +3,20 @@
 // runs on (migrations aside: they describe each engine's schema).
 import type { Sequelize } from 'sequelize';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Tx } from './transaction';
 import type { SearchSql } from './search';
+
+/** /readyz's read of a table the API reads (each engine runs it its own way): the table exists, the connection reads it. */
+export const READINESS_READ = 'SELECT id FROM snippets ORDER BY id LIMIT 1';
+
+/** The statements a transaction runs, `?` placeholders bound to their values (never spliced into the SQL). */
+export interface Tx {
+  /** An INSERT; its new row's auto-increment id. */
+  insert(sql: string, params: readonly unknown[]): Promise<number>;
+  /** An UPDATE or DELETE; how many rows it changed. */
+  change(sql: string, params: readonly unknown[]): Promise<number>;
+  /** A SELECT of rows the transaction is about to change, locked until it ends (MySQL's FOR UPDATE; on SQLite the write lock covers it). */
+  selectForUpdate<T extends object>(sql: string, params: readonly unknown[]): Promise<T[]>;
+}
 
 /** Which connections a read runs on: the store's readers, or the search lane's (a list with `search` terms). */
 export type ReadKind = 'read' | 'search';

@@ -6,9 +6,6 @@ import type { Readiness } from './engine';
 
 export type { Readiness };
 
-/** A read of a table the API reads: the table exists, the connection reads it. */
-export const READINESS_READ = 'SELECT id FROM snippets ORDER BY id LIMIT 1';
-
 export function databaseReadiness(config: Pick<Config, 'DATABASE_TIMEOUT_MS'>, store: Store): Readiness {
   return store.engine.readiness(config.DATABASE_TIMEOUT_MS);
 }

@@ -6,11 +6,10 @@ import { RateLimiterMySQL, type RateLimiterAbstract } from 'rate-limiter-flexibl
 import { Sequelize } from 'sequelize';
 import type { Config } from '../../config';
 import { statementStop, stoppable } from '../cancellation';
-import type { CounterOptions, Engine, ReadKind, Readiness } from '../engine';
+import type { CounterOptions, Engine, ReadKind, Readiness, Tx } from '../engine';
 import { mysql2WithDeadline, withDeadline, withoutStatementDeadline } from '../mysql-deadline';
 import { Killer } from '../mysql-kill';
 import type { SearchSql } from '../search';
-import type { Tx } from '../transaction';
 import { MIGRATION_WAIT_SECONDS, withMysqlLock } from './migration-lock';
 import { mysqlReadiness } from './readiness';
 import {

@@ -2,8 +2,7 @@
 // own state (a node that left the cluster still answers SELECT 1, but refuses the API's statements).
 import { createConnection, type Connection } from 'mysql2';
 import { deadline } from '../deadline';
-import type { Readiness } from '../engine';
-import { READINESS_READ } from '../readiness';
+import { READINESS_READ, type Readiness } from '../engine';
 import { server } from './server';
 
 /**

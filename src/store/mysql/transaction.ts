@@ -3,7 +3,7 @@
 // the same deadlines.
 import type { Connection, QueryError, ResultSetHeader } from 'mysql2';
 import type { Sequelize } from 'sequelize';
-import type { Tx } from '../transaction';
+import type { Tx } from '../engine';
 
 /** A time as the models store it, to the millisecond (the pools read and write in UTC). */
 export function storedTime(date: Date): string {

@@ -1,7 +1,7 @@
 // SQLite's transaction of writes: on the writer connection, held throughout, opened with BEGIN IMMEDIATE so that the
 // write lock is taken (or waited for, under the busy timeout) at the start, never refused half-way.
 import type sqlite3 from 'sqlite3';
-import type { Tx } from '../transaction';
+import type { Tx } from '../engine';
 import { StatementCache } from './statements';
 
 /** A time as the models store it on SQLite, to the millisecond: the text its lists compare as text. */
