@@ -14,6 +14,8 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const PORT = 18700;
 const BASELINE_PORT = 18701;
 const SNIPPETS = 100;
+const JSON_DETAIL = 'GET /snippets/<pk>/';
+const PAGE_DETAIL = 'GET /snippets/<pk>/ page (HTML)';
 
 function table(results: Result[], baseline: number): string {
   const rows = [['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'peak RSS MB', 'vs baseline']];
@@ -29,6 +31,17 @@ function table(results: Result[], baseline: number): string {
     ]);
   });
   return markdownTable(rows);
+}
+
+/** The snippet page's rate and p99 against the JSON detail's of the same snippet, in the same run (issue 29). */
+function pageAgainstJson(results: readonly Result[]): string {
+  const json = results.find((r) => r.name === JSON_DETAIL);
+  const page = results.find((r) => r.name === PAGE_DETAIL);
+  if (!json || !page) return '';
+  return (
+    `Snippet page (HTML) against the JSON detail: ${((page.rps / json.rps) * 100).toFixed(0)}% of its rate ` +
+    `(${page.rps.toFixed(0)} against ${json.rps.toFixed(0)} req/s), p99 ${page.p99} ms against ${json.p99} ms.`
+  );
 }
 
 /** The mixed scenario on the same database, with throttling on: the scenarios above run without it. */
@@ -89,9 +102,9 @@ async function main(): Promise<void> {
     const create = JSON.stringify({ title: 'bench', code: 'print("hello")\n', language: 'python' });
     const scenarios: Scenario[] = [
       { name: 'baseline: bare Express GET row', url: `http://127.0.0.1:${BASELINE_PORT}/snippets/50/` },
-      { name: 'GET /snippets/<pk>/', url: `${base}/snippets/50/` },
+      { name: JSON_DETAIL, url: `${base}/snippets/50/` },
       // The snippet page people open (server/web/snippet-page.ts), against the JSON detail above (issue 29: at least half its rate).
-      { name: 'GET /snippets/<pk>/ page (HTML)', url: `${base}/snippets/50/`, headers: { Accept: 'text/html' } },
+      { name: PAGE_DETAIL, url: `${base}/snippets/50/`, headers: { Accept: 'text/html' } },
       { name: `GET /snippets/ (${SNIPPETS})`, url: `${base}/snippets/` },
       {
         name: 'POST /snippets/ Basic',
@@ -142,6 +155,7 @@ async function main(): Promise<void> {
         `${processes} process${processes > 1 ? 'es' : ''} for the service and for the baseline${token ? '' : ' (no token endpoint: Token scenarios skipped)'}\n`,
     );
     console.log(table(results, results[0]!.rps));
+    console.log(`\n${pageAgainstJson(results)}`);
     if (token) console.log(await mixedPart(env, base, token));
     console.log(await listRun(dir, env));
   } finally {

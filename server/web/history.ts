@@ -1,7 +1,9 @@
 // The browsable pages of a snippet's history (docs/api.md "History"): its revisions, each with its diff and, for the
-// owner, a restore button; a diff shown highlighted (highlight.js's `diff`, on the differ's workers).
+// owner, a restore button; a diff shown highlighted (highlight.js's `diff`, on the differ's workers), its lines
+// compared without their line endings, so a CRLF snippet saved again with LF shows only the lines that changed.
 import type { Request, Response } from 'express';
 import { callerFor } from '../auth/context';
+import { labelOf } from '../../src/snippets/history-router';
 import type { Revision } from '../../src/snippets/revision';
 import type { Urls } from '../http/urls';
 import { html, Html, escapeHtml } from './html';
@@ -28,9 +30,44 @@ export async function revisionsSection(
   return html`<section class="history"><h2>Revisions</h2><ol class="revisions">${items}</ol></section>`;
 }
 
+/** Which diff a diff page shows: revision `n` of snippet `id`, from `from` (by default the kept revision before n). */
+export interface DiffAt {
+  id: number;
+  n: number;
+  from?: number;
+}
+
+/**
+ * The diff a person reads: the answer's own when no line holds a CR; otherwise the two revisions diffed again with
+ * their lines compared without the CR (jsdiff's stripTrailingCr), on the differ's workers as the answer's was. The
+ * answer itself (the text a script gets) stays the diff of the codes as stored.
+ */
+async function readableDiff(req: Request, at: DiffAt, patch: string): Promise<string | null> {
+  if (!patch.includes('\r')) return patch;
+  const caller = callerFor(req);
+  const to = await caller.snippets.revision({ id: at.id, n: at.n });
+  const from =
+    at.from === undefined
+      ? (await caller.snippets.revisions({ id: at.id, cursor: String(at.n), limit: 1 })).items[0]
+      : at.from > 0
+        ? await caller.snippets.revision({ id: at.id, n: at.from })
+        : undefined;
+  return req.app.locals.runtime.differ.diff({
+    name: `snippet-${at.id}`,
+    oldCode: from?.code ?? '',
+    newCode: to.code,
+    oldLabel: labelOf(from),
+    newLabel: labelOf(to),
+    stripTrailingCr: true,
+  });
+}
+
 /** A diff, highlighted as `diff`; past the highlighting deadline, escaped as it is. */
-export async function diffView(req: Request, diff: string): Promise<Html> {
-  if (!diff) return html`<p class="empty-diff">The code is the same in both revisions.</p>`;
+export async function diffView(req: Request, at: DiffAt, answer: string): Promise<Html> {
+  const diff = answer && (await readableDiff(req, at, answer));
+  if (diff === null) return html`<p class="empty-diff">These revisions differ too much to be shown here.</p>`;
+  if (!/^@@ /m.test(diff))
+    return html`<p class="empty-diff">The code is the same in both revisions${answer ? ' but for its line endings' : ''}.</p>`;
   const highlighted = await req.app.locals.runtime.differ.highlight(diff);
   return html`<pre class="diff hljs"><code class="language-diff">${new Html(highlighted ?? escapeHtml(diff))}</code></pre>`;
 }

@@ -1,9 +1,11 @@
-// The list people scan: one row a snippet (title or first line, owner, language, lines) with a short preview, or, for
+// The list people scan: one row a snippet (title or first line, owner, language, lines, age) with a short preview, or, for
 // a search, the lines that matched with the terms marked and linked; the filters above, the pager as the API page's.
 import type { Request, Response } from 'express';
 import { searchTerms } from '../../src/snippets/query';
 import type { Snippet } from '../../src/snippets/schema';
+import { callerFor } from '../auth/context';
 import { urls } from '../http/urls';
+import { age } from './age';
 import { marked, matchedLines, preview, splitCode } from './code-view';
 import { languageName } from './file-names';
 import { html } from './html';
@@ -16,7 +18,13 @@ export async function snippetListPage(req: Request, res: Response, snippets: rea
   const registry = urls(req);
   const asked = new URL(req.originalUrl, 'http://local').searchParams;
   const terms = searchTerms(asked.get('search') ?? undefined);
-  const rows = snippets.map((s) => {
+  // A row's age: when its latest revision was saved (the snippet's representation has no time of its own).
+  const caller = callerFor(req);
+  const saved = await Promise.all(
+    snippets.map(async (s) => (await caller.snippets.revisions({ id: s.id, limit: 1 })).items[0]?.saved),
+  );
+  const now = req.app.locals.runtime.now();
+  const rows = snippets.map((s, i) => {
     const href = registry.reverse('snippet-detail', { id: s.id });
     const lines = splitCode(s.code);
     const name =
@@ -28,7 +36,9 @@ export async function snippetListPage(req: Request, res: Response, snippets: rea
       `Snippet ${s.id}`;
     return html`<li class="snippet-row" id="snippet-${s.id}">
 <a class="title" href="${href}">${marked(name, terms)}</a>
-<span class="meta">by <a href="${registry.reverse('snippet-list')}?owner=${encodeURIComponent(s.owner)}">${s.owner}</a> · ${languageName(s.language)} · ${lines.length} ${lines.length === 1 ? 'line' : 'lines'}</span>
+<span class="meta">by <a href="${registry.reverse('snippet-list')}?owner=${encodeURIComponent(s.owner)}">${s.owner}</a> · ${languageName(s.language)} · ${lines.length} ${lines.length === 1 ? 'line' : 'lines'}${
+      saved[i] ? html` · ${age(saved[i], now)}` : ''
+    }</span>
 ${matchedLines(lines, terms, href) ?? preview(lines)}</li>`;
   });
   const owner = asked.get('owner');

@@ -1,12 +1,13 @@
 // The snippet page people share: the code first, highlighted in the snippet's language and style with linked line
 // numbers, under one line of title, owner, language and when it was saved; Copy, Raw, Download, History, and Edit and
-// Delete for the owner. The browsable API's answer stays one click away, folded, and whole at `?format=api`.
+// Delete for the owner; the <iframe> to embed it elsewhere (embed-page.ts). The browsable API's answer stays one click away, folded, and whole at `?format=api`.
 import type { Request, Response } from 'express';
 import { documentLines } from '../../src/highlight';
 import type { Snippet } from '../../src/snippets/schema';
 import { callerFor } from '../auth/context';
 import { urls } from '../http/urls';
 import { codeView, splitCode } from './code-view';
+import { embedCode } from './embed-page';
 import { languageName } from './file-names';
 import { escapeHtml, html } from './html';
 import { jsonView } from './json-view';
@@ -37,6 +38,7 @@ export async function snippetPage(req: Request, res: Response, snippet: Snippet)
   const owner = req.requester?.user?.username === snippet.owner;
   const at = { id };
   const title = snippet.title || `Snippet ${id}`;
+  const origin = `${req.protocol}://${req.get('host')}`;
   const content = html`<article class="snippet">
 <header class="snippet-head">
 <h1>${snippet.title || html`<span class="untitled">${title}</span>`}</h1>
@@ -58,10 +60,15 @@ ${owner ? html`<a id="edit-link" class="button" href="${registry.reverse('snippe
 </header>
 ${codeView(lines)}
 ${owner ? deleteForm(res, registry.reverse('snippet-detail', at), registry.reverse('snippet-list')) : ''}
+<details class="embed-offer" id="embed"><summary>Embed</summary>
+<label for="embed-code">Show this snippet on your own page with this element</label>
+<input id="embed-code" type="text" readonly value="${embedCode(`${origin}${registry.reverse('snippet-embed', at)}`, title)}">
+<button type="button" id="copy-embed" hidden>Copy embed code</button> <span id="embed-status" role="status" class="status"></span>
+</details>
 </article>
 <details class="api-panel" id="api-panel"><summary>For developers: the API's answer</summary>
 <div class="request"><b>GET</b> ${registry.reverse('snippet-detail', at)} · <a id="api-page-link" href="${apiPageHref(req)}">browsable API page</a></div>
-<pre class="json">${jsonView(snippet, { ids: 'snippet-detail', ownerIds: new Map(), origin: `${req.protocol}://${req.get('host')}`, urls: registry })}</pre>
+<pre class="json">${jsonView(snippet, { ids: 'snippet-detail', ownerIds: new Map(), origin, urls: registry })}</pre>
 </details>`;
   return layout(req, res, title, content, styleSheet(snippet.style));
 }

@@ -1,8 +1,10 @@
 // GET /snippets/<pk>/highlight/ (the stored document), /snippets/<pk>/raw/ (the code as plain text) and
-// /snippets/<pk>/download/ (the same, as a file named from the title or language).
+// /snippets/<pk>/download/ (the same, as a file named from the title or language); /snippets/<pk>/embed/ (the view
+// other sites may frame, embed-page.ts).
 import { Router } from 'express';
 import { callerFor } from '../auth/context';
 import type { Urls } from '../http/urls';
+import { embedPage } from './embed-page';
 import { downloadName } from './file-names';
 
 /**
@@ -20,6 +22,7 @@ export function snippetViews(urls: Urls): Router {
   urls.register('snippet-highlight', '/snippets/:id/highlight/');
   urls.register('snippet-raw', '/snippets/:id/raw/');
   urls.register('snippet-download', '/snippets/:id/download/');
+  urls.register('snippet-embed', '/snippets/:id/embed/');
   const router = Router({ strict: true, caseSensitive: true });
   // <pk> is digits, as on every snippet path; anything else falls through to the 404.
   router.param('pk', (_req, _res, next, pk: string) => next(/^[0-9]+$/.test(pk) ? undefined : 'route'));
@@ -42,5 +45,6 @@ export function snippetViews(urls: Urls): Router {
       .type('text/plain; charset=utf-8')
       .send(snippet.code);
   });
+  router.get('/snippets/:pk/embed/', embedPage);
   return router;
 }

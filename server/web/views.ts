@@ -9,7 +9,7 @@ import { DIFF_TYPE } from '../../src/snippets/history-router';
 import type { SnippetFields } from '../../src/snippets/schema';
 import { callerFor } from '../auth/context';
 import type { Urls } from '../http/urls';
-import { diffView, revisionsSection } from './history';
+import { diffView, revisionsSection, type DiffAt } from './history';
 import { html, type Html } from './html';
 import { listFilters } from './list-filters';
 import { deleteForm, snippetForm, submittedValues, type FieldErrors } from './snippet-form';
@@ -117,6 +117,12 @@ const tokenCreated: View<Outputs['tokens']['create']> = (ctx, created) => ({
   top: created ? keyNotice(created.key) : ctx.refused && tokenCreateForm(ctx),
 });
 
+/** The revisions a diff page's path and `?from=` name. */
+function diffAt({ req, params }: ViewContext): DiffAt {
+  const from = new URL(req.originalUrl, 'http://local').searchParams.get('from');
+  return { id: Number(params.id), n: Number(params.n), from: from === null ? undefined : Number(from) };
+}
+
 const revisionPage = (ctx: ViewContext): PageParts => ({
   parent: { href: ctx.reverse('snippet-detail', { id: Number(ctx.params.id) }), label: 'Snippet Detail' },
 });
@@ -145,7 +151,7 @@ export const PAGE_VIEWS: Record<string, View<unknown>> = {
   'snippets.revision': view<Outputs['snippets']['revision']>(revisionPage),
   'snippets.diff': view<Outputs['snippets']['diff']>(async (ctx, diff) => ({
     ...revisionPage(ctx),
-    answer: diff === undefined ? undefined : { html: await diffView(ctx.req, diff), type: DIFF_TYPE },
+    answer: diff === undefined ? undefined : { html: await diffView(ctx.req, diffAt(ctx), diff), type: DIFF_TYPE },
   })),
   'tokens.list': view(tokenList),
   'tokens.create': view(tokenCreated),

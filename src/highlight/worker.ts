@@ -15,6 +15,8 @@ export interface DiffJob {
   timeoutMs: number;
   /** The most changed lines (removed plus added) the diff looks for before giving up (jsdiff's maxEditLength); none if unset. */
   maxEditLength?: number;
+  /** Compare lines without their trailing CR (jsdiff's stripTrailingCr): a CRLF and an LF line are the same line. */
+  stripTrailingCr?: boolean;
 }
 
 export interface Job {
@@ -41,6 +43,7 @@ function diff(job: DiffJob): string | null {
   const patch = createTwoFilesPatch(job.name, job.name, job.oldCode, job.newCode, job.oldLabel, job.newLabel, {
     timeout: job.timeoutMs,
     maxEditLength: job.maxEditLength,
+    stripTrailingCr: job.stripTrailingCr,
   });
   return patch ?? null;
 }

@@ -35,7 +35,7 @@ function fieldError(field: string, message: string): TRPCError {
  * A diff header line's label: the revision and the fields beside the code that it may change. JSON quoting keeps a
  * title's tabs and line breaks out of the header, which `patch` reads one line at a time.
  */
-function labelOf(revision: Revision | undefined): string {
+export function labelOf(revision: Revision | undefined): string {
   if (!revision) return 'no revision';
   return `revision ${revision.revision}, title ${JSON.stringify(revision.title)}, language ${revision.language}`;
 }

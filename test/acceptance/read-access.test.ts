@@ -25,6 +25,7 @@ describe('READ_ACCESS=authenticated', () => {
     `/snippets/${id}/`,
     `/snippets/${id}/raw/`,
     `/snippets/${id}/highlight/`,
+    `/snippets/${id}/embed/`,
     `/snippets/${id}/revisions/`,
     `/snippets/${id}/revisions/1/`,
     '/users/',

@@ -82,4 +82,33 @@ describe('history pages in Chromium', function () {
     expect(await bobPage.locator('button[id^=restore-]').count()).to.equal(0);
     await other.close();
   });
+
+  it('a snippet a script saved with CRLF and another with LF: the diff shows exactly the changed line; restore works', async () => {
+    const crlf = (
+      await api()
+        .post('/snippets/')
+        .set('Authorization', basic('alice'))
+        .send({ code: 'a = 1\r\nb = 2\r\nc = 3\r\n' })
+        .expect(201)
+    ).body.id as number;
+    await api()
+      .put(`/snippets/${crlf}/`)
+      .set('Authorization', basic('alice'))
+      .send({ code: 'a = 1\nb = 20\nc = 3\n' })
+      .expect(200);
+    const context = await h.browser.newContext();
+    const page = await context.newPage();
+    const { problems } = watch(page);
+    id = crlf;
+    await login(page, 'alice');
+    await Promise.all([page.waitForURL(`**/snippets/${crlf}/revisions/`), page.click('#history-link')]);
+    await Promise.all([page.waitForURL(`**/revisions/2/diff/`), page.click('#revision-2 a.diff-link')]);
+    expect(await page.locator('pre.diff .hljs-deletion').allInnerTexts()).to.deep.equal(['-b = 2']);
+    expect(await page.locator('pre.diff .hljs-addition').allInnerTexts()).to.deep.equal(['+b = 20']);
+    await page.goto(`${h.base}/snippets/${crlf}/revisions/`);
+    await Promise.all([page.waitForURL(`**/revisions/1/restore/`), page.click('#restore-1')]);
+    expect((await api().get(`/snippets/${crlf}/`).expect(200)).body.code).to.equal('a = 1\r\nb = 2\r\nc = 3\r\n');
+    expect(problems).to.deep.equal([]);
+    await context.close();
+  });
 });

@@ -24,9 +24,10 @@ const UNDESCRIBED = [
   /^\/static$/,
   /^\/favicon\.ico$/,
   /^\/docs\/assets\/\{name\}$/,
-  // Pages for people (the paste and edit forms), not API operations.
+  // Pages for people (the paste and edit forms, the embed view other sites frame), not API operations.
   /^\/snippets\/new\/$/,
   /^\/snippets\/\{id\}\/edit\/$/,
+  /^\/snippets\/\{id\}\/embed\/$/,
 ];
 
 interface Layer {

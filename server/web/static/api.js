@@ -1,5 +1,6 @@
 // Page behaviour: searchable selects (by name or alias, the exact match first), Ctrl/⌘+Enter to save, PUT/DELETE
-// forms sent with fetch (HTML forms only GET/POST), the snippet page's Copy button and the light/dark toggle. A
+// forms sent with fetch (HTML forms only GET/POST), the snippet page's Copy buttons (code, embed code) and the light/dark
+// toggle. A
 // refused form's messages are drawn by the server, for the create form and the edit form alike: the page of a 400
 // carries the form again with the messages under its fields, and it takes the sent form's place.
 'use strict';
@@ -130,6 +131,23 @@ document.addEventListener('DOMContentLoaded', function () {
             status.textContent = 'Could not copy';
           },
         );
+    });
+  }
+
+  // Copy embed code: the <iframe> element the Embed box shows, for another site's page.
+  var copyEmbed = document.getElementById('copy-embed');
+  if (copyEmbed && window.navigator.clipboard) {
+    var embedStatus = document.getElementById('embed-status');
+    copyEmbed.hidden = false;
+    copyEmbed.addEventListener('click', function () {
+      window.navigator.clipboard.writeText(document.getElementById('embed-code').value).then(
+        function () {
+          embedStatus.textContent = 'Copied';
+        },
+        function () {
+          embedStatus.textContent = 'Could not copy';
+        },
+      );
     });
   }
 
