@@ -31,7 +31,7 @@ export async function resetDatabase(): Promise<void> {
   const [[held]] = (await sequelize.query(
     `SELECT ${emptiable.map((t, i) => `EXISTS (SELECT 1 FROM ${qi.quoteIdentifier(t)}) AS t${i}`).join(', ')}`,
   )) as [Record<string, unknown>[], unknown];
-  const emptied = emptiable.filter((_t, i) => Number(held[`t${i}`]) === 1);
+  const emptied = emptiable.filter((_t, i) => Number(held?.[`t${i}`]) === 1);
   if (!emptied.length) return;
   const deletes = emptied.map((t) => `DELETE FROM ${qi.quoteIdentifier(t)}`);
   if (sequelize.getDialect() === 'sqlite') {
