@@ -1,6 +1,7 @@
 // Each test file's wall time, hooks included, as a line `<seconds>\t<file>` appended to FILE_TIMES (when set): the
 // slowest files of a run, found with `mocha --require test/support/file-times.ts` (scripts/file-times.sh). Under
-// --parallel mocha runs root hooks once per file (https://mochajs.org/#root-hooks-are-not-global), so these time it.
+// --parallel (.mocharc.json) mocha runs root hooks once per file (https://mochajs.org/#root-hooks-are-not-global), so
+// these time it; under --no-parallel they run once for the whole run, which is then one line.
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 
