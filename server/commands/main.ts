@@ -3,7 +3,7 @@
 import { loadConfig } from '../../src/config';
 import { withStoredSecretKey } from '../../src/store/secret-key';
 import { createRuntime, type RuntimeOptions } from '../../src/runtime';
-import { activateuser, changepassword, createuser, deactivateuser, deleteuser } from './users';
+import { activateuser, changepassword, createuser, deactivateuser, deleteuser, listusers } from './users';
 import { rehighlight } from './rehighlight';
 import { storageUsage } from './storage';
 import { createconsumer, createoauth1token } from './oauth1';
@@ -20,6 +20,7 @@ export const COMMANDS: Command[] = [
   deactivateuser,
   activateuser,
   deleteuser,
+  listusers,
   linkuser,
   createtoken,
   listtokens,

@@ -12,6 +12,7 @@ import * as m0009 from './0009-storage-usage';
 import * as m0011 from './0011-personal-tokens';
 import * as m0012 from './0012-user-identities';
 import * as m0013 from './0013-search-automerge';
+import * as m0014 from './0014-user-last-login';
 
 export interface Migration {
   name: string;
@@ -32,4 +33,5 @@ export const migrations: Migration[] = [
   { name: '0011-personal-tokens', ...m0011 },
   { name: '0012-user-identities', ...m0012 },
   { name: '0013-search-automerge', ...m0013 },
+  { name: '0014-user-last-login', ...m0014 },
 ];
