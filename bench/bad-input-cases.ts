@@ -1,6 +1,7 @@
 // The bad-input run's requests: case i of a seed, by category (valid Token creates among them, for concurrent writes).
 import { basic, bytes, form, latin1, multipart, oddName, rawUtf8, snippetCode } from './bad-input-text';
 import { listFilters } from './bad-input-filters';
+import { oidcPaths, personalTokenEndpoints, personalTokenHeaders } from './bad-input-signin';
 import type { Rng } from './prng';
 import type { RawRequest } from './raw-request';
 
@@ -13,6 +14,10 @@ export interface CaseContext {
   /** The login page's csrftoken cookie and its token, for login form posts that get past the CSRF check. */
   loginCookie: string;
   csrf: string;
+  /** A personal access token of the run's user with the read scope (`snp_…`). */
+  personalKey: string;
+  /** The value of a real `oidc_flow` cookie, from the OpenID Connect login of the bench's provider. */
+  oidcFlow: string;
 }
 
 export interface Case {
@@ -24,7 +29,7 @@ export interface Case {
   code?: string;
 }
 
-type Make = (rng: Rng, ctx: CaseContext, tag: string) => Omit<Case, 'category'>;
+export type Make = (rng: Rng, ctx: CaseContext, tag: string) => Omit<Case, 'category'>;
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 /**
@@ -563,6 +568,9 @@ const CATEGORIES: [string, number, Make][] = [
   ['list filters', 6, listFilters],
   ['login form', 3, loginForm],
   ['history', 6, history],
+  ['personal tokens', 5, personalTokenEndpoints],
+  ['OIDC', 4, oidcPaths],
+  ['snp_ headers', 5, personalTokenHeaders],
 ];
 
 export function makeCase(rng: Rng, ctx: CaseContext, tag: string): Case {

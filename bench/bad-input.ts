@@ -10,8 +10,10 @@ import { sendRaw, type Outcome } from './raw-request';
 import { cli, startService, stop, waitForHttp, throttledServiceEnv } from './service';
 import { markdownTable } from './table';
 import { exitWith } from './exit-with';
+import { startProvider, type TestProvider } from '../test/support/oidc';
 
-const PORT = 18704;
+/** BENCH_PORT: another port, for a run beside another bench (docs/benchmarks.md). */
+const PORT = Number(process.env.BENCH_PORT ?? 18704);
 const COUNT = Number(process.env.BENCH_BAD_REQUESTS ?? 10000);
 const SEED = Number(process.env.BENCH_SEED ?? 1);
 const CONCURRENCY = 8;
@@ -36,6 +38,21 @@ async function loginPageSession(base: string): Promise<{ loginCookie: string; cs
   return { loginCookie, csrf: loginCookie.slice('csrftoken='.length) };
 }
 
+/** The value of the `oidc_flow` cookie a start of the OpenID Connect sign-in sets: a real flow for the callback cases. */
+async function oidcFlow(base: string): Promise<string> {
+  const res = await fetch(`${base}/api-auth/oidc/login/?next=/snippets/`, {
+    redirect: 'manual',
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+  });
+  await res.arrayBuffer();
+  const flow = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0]!)
+    .find((c) => c.startsWith('oidc_flow='));
+  if (res.status !== 302 || !flow) throw new Error(`OpenID Connect login: ${res.status}, no oidc_flow cookie`);
+  return flow.slice('oidc_flow='.length);
+}
+
 /** The snippet a success created, if the request was a create: the REST answer, or tRPC's `result.data`. */
 function created(c: Case, o: Outcome): { id: number; code: string } | undefined {
   if (!('status' in o) || c.req.method !== 'POST') return undefined;
@@ -50,8 +67,10 @@ function created(c: Case, o: Outcome): { id: number; code: string } | undefined 
 
 async function main(): Promise<number> {
   const engine = await openEngine();
-  const env = throttledServiceEnv(engine.url, PORT, 'error');
   const base = `http://127.0.0.1:${PORT}`;
+  // A real OpenID Connect provider (the tests' oidc-provider) in this process, so the sign-in's paths are live.
+  const provider: TestProvider = await startProvider([`${base}/api-auth/oidc/callback/`]);
+  const env = { ...throttledServiceEnv(engine.url, PORT, 'error'), ...provider.env };
   const username = uniqueUsername();
   const password = 'benchpass';
   const clientId = uniqueUsername('bench-client');
@@ -62,6 +81,7 @@ async function main(): Promise<number> {
     cli(env, 'migrate');
     cli(env, 'createuser', username, '--password', password);
     cli(env, 'createclient', clientId, '--client-id', clientId, '--client-secret', clientSecret);
+    const personalKey = cli(env, 'createtoken', username, '--name', 'bench read', '--scope', 'read');
     service = startService(env);
     await waitForHttp(`${base}/snippets/`);
     const ctx: CaseContext = {
@@ -71,6 +91,8 @@ async function main(): Promise<number> {
       clientId,
       clientSecret,
       ...(await loginPageSession(base)),
+      personalKey,
+      oidcFlow: await oidcFlow(base),
     };
     const [targetId] = await seedSnippets(base, ctx.token, 1);
 
@@ -169,6 +191,7 @@ async function main(): Promise<number> {
   } finally {
     agent.destroy();
     if (service) await stop(service);
+    await provider.close();
     await engine.close();
   }
 }

@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import type { Request, Response } from 'express';
 import { checkCredentials, type AuthUser } from '../../src/auth/users';
 import type { Runtime } from '../../src/runtime';
+import { noteLogin } from '../../src/users/store';
 import type { Csrf } from './csrf';
 import { SESSION_COOKIE } from './session';
 import type { Throttle } from './throttle';
@@ -28,13 +29,21 @@ export async function attemptLogin(
 
 /**
  * Logs the user in: a new session id (an id planted before login is worth nothing after it), the only place a session
- * is stored, and a new CSRF token bound to it (the login form's anonymous token is worth nothing after it either).
+ * is stored, and a new CSRF token bound to it (the login form's anonymous token is worth nothing after it either). The
+ * user's last login is noted (`snippets listusers`): only here, for the password page and OpenID Connect alike.
  */
-export async function startSession(req: Request, res: Response, user: AuthUser, csrf: Csrf): Promise<void> {
+export async function startSession(
+  runtime: Runtime,
+  req: Request,
+  res: Response,
+  user: AuthUser,
+  csrf: Csrf,
+): Promise<void> {
   await promisify(req.session.regenerate.bind(req.session))();
   req.session.userId = user.id;
   await promisify(req.session.save.bind(req.session))();
   csrf.token(req, res, { rotate: true });
+  await noteLogin(runtime.store, user.id, new Date(runtime.now()));
 }
 
 /** Logs out: the session's row goes, the cookie is cleared, and the CSRF token is rotated to an anonymous one. */

@@ -3,7 +3,7 @@
 import { loadConfig } from '../../src/config';
 import { withStoredSecretKey } from '../../src/store/secret-key';
 import { createRuntime, type RuntimeOptions } from '../../src/runtime';
-import { activateuser, changepassword, createuser, deactivateuser, deleteuser } from './users';
+import { activateuser, changepassword, createuser, deactivateuser, deleteuser, listusers } from './users';
 import { rehighlight } from './rehighlight';
 import { reindex } from './reindex';
 import { storageUsage } from './storage';
@@ -21,6 +21,7 @@ export const COMMANDS: Command[] = [
   deactivateuser,
   activateuser,
   deleteuser,
+  listusers,
   linkuser,
   createtoken,
   listtokens,

@@ -1,9 +1,9 @@
-// createuser, changepassword, and a user's lifecycle: deactivateuser, activateuser, deleteuser.
+// createuser, changepassword, listusers, and a user's lifecycle: deactivateuser, activateuser, deleteuser.
 import { z } from 'zod';
 import { isDuplicate } from '../../src/store/errors';
 import { createUser, setPassword } from '../../src/auth/users';
 import { USERNAME_PATTERN } from '../../src/auth/identities';
-import { deleteUserCascading, updateActive } from '../../src/users/store';
+import { deleteUserCascading, updateActive, usersWithSignIns } from '../../src/users/store';
 import { migrate } from '../../src/store/migrate';
 import { confirmed } from './confirm';
 import { readPassword } from './password';
@@ -110,6 +110,32 @@ export const deleteuser = command({
     const snippets = await deleteUserCascading(store, username!);
     if (snippets === undefined) throw new CommandError(`User "${username}" does not exist.`);
     out(`Deleted user ${username} and ${snippets} snippet${snippets === 1 ? '' : 's'}.`);
+    return 0;
+  },
+});
+
+export const listusers = command({
+  name: 'listusers',
+  summary:
+    'list the users, one a line: username, active or inactive, how they sign in (password and/or OpenID Connect issuers, space-separated; none), last login',
+  details:
+    'The last login is the last session login, on the login page or by OpenID Connect (ISO 8601, UTC; never when none): ' +
+    "a script's Basic, Token or OAuth requests do not change it, as in Django.",
+  args: [],
+  options: {},
+  async run(_input, { runtime: { store }, out }) {
+    await migrate(store);
+    for (const u of await usersWithSignIns(store)) {
+      const ways = [...(u.password ? ['password'] : []), ...u.issuers];
+      out(
+        [
+          u.username,
+          u.active ? 'active' : 'inactive',
+          ways.length ? ways.join(' ') : 'none',
+          u.lastLogin?.toISOString() ?? 'never',
+        ].join('\t'),
+      );
+    }
     return 0;
   },
 });

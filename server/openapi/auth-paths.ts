@@ -7,6 +7,7 @@ import type {
   PathsObject,
   RequestBodyObject,
   ResponseObject,
+  ResponsesObject,
   SchemaObject,
 } from 'openapi3-ts/oas31';
 import { CSRF_COOKIE, CSRF_FIELD } from '../auth/csrf';
@@ -191,6 +192,56 @@ function oauth2Token(alias: boolean): OperationObject {
   };
 }
 
+/** The OpenID Connect sign-in's two pages (server/web/oidc.ts), with OIDC_ISSUER set. */
+function oidcPaths(base: string, security: ReturnType<typeof readSecurity>, chain: ResponsesObject): PathsObject {
+  return {
+    [`${base}login/`]: {
+      description: 'Starts the OpenID Connect sign-in (the login page\'s "Sign in with" button).',
+      get: {
+        operationId: 'oidc-login',
+        tags: ['authentication'],
+        summary: "Sign in with the OpenID Connect provider: go to the provider's authorization page",
+        parameters: [NEXT],
+        security,
+        responses: {
+          302: {
+            description: "To the provider's authorization endpoint (code flow with PKCE, state and nonce).",
+            headers: REDIRECT('`oidc_flow` (HttpOnly, signed, ten minutes, path the callback)'),
+          },
+          503: page('The provider cannot be reached: try again shortly.', {
+            'Retry-After': { required: true, schema: { type: 'integer', minimum: 1 } },
+          }),
+          ...chain,
+        },
+      },
+    },
+    [`${base}callback/`]: {
+      description: 'The redirect URI to register at the provider: it signs the person in, or says why not.',
+      get: {
+        operationId: 'oidc-callback',
+        tags: ['authentication'],
+        summary: "The provider's answer: start a session",
+        security,
+        responses: {
+          302: {
+            description: 'Signed in: a new session, back to the page the sign-in started from.',
+            headers: REDIRECT(`\`${SESSION_COOKIE}\` (HttpOnly) and a new \`${CSRF_COOKIE}\``),
+          },
+          400: page(
+            'Not a valid sign-in: no flow in this browser, another state, a spent code, an answer not verified.',
+          ),
+          403: page(
+            'Refused: the provider declined, the username belongs to another account, or the user is deactivated.',
+          ),
+          503: page('The provider cannot be reached: try again shortly.', {
+            'Retry-After': { required: true, schema: { type: 'integer', minimum: 1 } },
+          }),
+        },
+      },
+    },
+  };
+}
+
 export function authPaths(options: SecurityOptions): PathsObject {
   const challenge = firstChallenge(options);
   const security = readSecurity(options);
@@ -260,6 +311,7 @@ export function authPaths(options: SecurityOptions): PathsObject {
         },
       },
     },
+    ...(options.OIDC_ISSUER ? oidcPaths(`${auth}oidc/`, security, chain) : {}),
     [`${auth}logout/`]: {
       description: 'The session logout page of the browsable API. GET only asks: a link cannot end a session.',
       get: {

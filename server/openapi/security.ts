@@ -7,7 +7,9 @@ import { SESSION_COOKIE } from '../auth/session';
 import { mountPath } from '../http/urls';
 
 /** What the document depends on: the schemes, and where the token endpoint and the login pages are mounted. */
-export type SecurityOptions = Pick<Config, 'AUTH_SCHEMES' | 'TOKEN_AUTH_PATH' | 'API_AUTH_PREFIX'>;
+/** OIDC_ISSUER: the OpenID Connect sign-in's pages are documented only where they are served (docs/authentication.md). */
+export type SecurityOptions = Pick<Config, 'AUTH_SCHEMES' | 'TOKEN_AUTH_PATH' | 'API_AUTH_PREFIX'> &
+  Partial<Pick<Config, 'OIDC_ISSUER'>>;
 
 /** The OAuth2 token endpoint (spec: fixed path, under the `oauth2` namespace). */
 const OAUTH2_TOKEN_URL = TOKEN_PATHS[0]!;

@@ -112,7 +112,7 @@ export function loginPages(runtime: Runtime, registry: Urls, prefix: string, thr
     }
     // One message whichever field was wrong.
     if ('failed' in attempt) return page(req, res, 200, { next, username, error: BAD_LOGIN });
-    await startSession(req, res, attempt.user, csrf);
+    await startSession(runtime, req, res, attempt.user, csrf);
     res.redirect(302, next);
   });
 

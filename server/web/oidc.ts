@@ -55,7 +55,7 @@ export function oidcPages(
     const { identity } = outcome;
     const result = await signInIdentity(runtime.store, identity);
     if ('user' in result) {
-      await startSession(req, res, result.user, csrf);
+      await startSession(runtime, req, res, result.user, csrf);
       return res.redirect(302, outcome.next);
     }
     if (result.refused === 'inactive') return refusal(req, res, 403, 'This account is deactivated.');

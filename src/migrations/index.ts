@@ -12,6 +12,7 @@ import * as m0009 from './0009-storage-usage';
 import * as m0011 from './0011-personal-tokens';
 import * as m0012 from './0012-user-identities';
 import * as m0013 from './0013-search-automerge';
+import * as m0014 from './0014-user-last-login';
 import * as m0015 from './0015-search-index';
 import * as m0016 from './0016-search-detail-none';
 
@@ -34,6 +35,7 @@ export const migrations: Migration[] = [
   { name: '0011-personal-tokens', ...m0011 },
   { name: '0012-user-identities', ...m0012 },
   { name: '0013-search-automerge', ...m0013 },
+  { name: '0014-user-last-login', ...m0014 },
   { name: '0015-search-index', up: (qi) => m0015.up(qi), down: m0015.down },
   { name: '0016-search-detail-none', ...m0016 },
 ];

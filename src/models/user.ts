@@ -16,6 +16,7 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare is_superuser: CreationOptional<boolean>;
   declare is_active: CreationOptional<boolean>;
   declare date_joined: CreationOptional<Date>;
+  declare last_login: CreationOptional<Date | null>;
 }
 
 export function defineUser(sequelize: Sequelize): typeof User {
@@ -29,6 +30,7 @@ export function defineUser(sequelize: Sequelize): typeof User {
       is_superuser: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
       is_active: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
       date_joined: { type: DataTypes.DATE(6), allowNull: false, defaultValue: DataTypes.NOW },
+      last_login: { type: DataTypes.DATE(6), allowNull: true },
     },
     { sequelize, tableName: 'users', modelName: 'User' },
   );

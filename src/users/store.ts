@@ -136,3 +136,46 @@ export async function userIdsByUsername(store: Store, usernames: string[]): Prom
   );
   return new Map(rows.map((u) => [u.username, u.id]));
 }
+
+/**
+ * Notes a session login at `at` (users.last_login, migration 0014): the password page's and OpenID Connect's, as
+ * Django's update_last_login notes its user_logged_in signal; a script's Basic, Token or OAuth request does not.
+ */
+export async function noteLogin(store: Store, userId: number, at: Date): Promise<void> {
+  await store.models.User.update({ last_login: at }, { where: { id: userId } });
+}
+
+/** A user as `snippets listusers` shows them: how they sign in, and when they last signed in to a session. */
+export interface UserSignIns {
+  username: string;
+  active: boolean;
+  /** A usable password: not Django's unusable "!…" that a user made by an OpenID Connect sign-in has (src/auth/identities.ts). */
+  password: boolean;
+  /** The OpenID Connect issuers of the user's identities, each once, in order. */
+  issuers: string[];
+  lastLogin: Date | null;
+}
+
+/** Every user, by username, with how they sign in. */
+export async function usersWithSignIns(store: Store): Promise<UserSignIns[]> {
+  const [users, identities] = await Promise.all([
+    store.models.User.findAll({
+      attributes: ['id', 'username', 'password', 'is_active', 'last_login'],
+      order: [['username', 'ASC']],
+    }),
+    store.models.UserIdentity.findAll({ attributes: ['userId', 'issuer'], order: [['issuer', 'ASC']] }),
+  ]);
+  const issuers = new Map<number, Set<string>>();
+  for (const i of identities) {
+    const of = issuers.get(i.userId);
+    if (of) of.add(i.issuer);
+    else issuers.set(i.userId, new Set([i.issuer]));
+  }
+  return users.map((u) => ({
+    username: u.username,
+    active: Boolean(u.is_active),
+    password: !u.password.startsWith('!'),
+    issuers: [...(issuers.get(u.id) ?? [])],
+    lastLogin: u.last_login ?? null,
+  }));
+}

@@ -110,6 +110,15 @@ describe('OpenID Connect sign-in (server/auth/oidc.ts, web/oidc.ts)', function (
       expect(await forged.json()).to.deep.equal({ detail: 'CSRF Failed: CSRF token missing or incorrect.' });
     });
 
+    it("notes the user's last login, as a password login does (`snippets listusers`, users.last_login)", async () => {
+      provider.signInAs('sub-alice', { preferred_username: 'alice' });
+      const before = Date.now();
+      expect((await signIn()).status()).to.equal(200);
+      const [row] = await testStore().models.User.findAll({ attributes: ['last_login'], raw: true });
+      const at = new Date(row!.last_login!).getTime();
+      expect(at).to.be.within(before, Date.now());
+    });
+
     it('takes the username from UserInfo when the ID token has none (OIDC_USERNAME_CLAIM=email)', async () => {
       site.use(app({ ...provider.env, OIDC_USERNAME_CLAIM: 'email' }));
       provider.signInAs('sub-carol', { preferred_username: 'carol', email: 'carol@example.com' });

@@ -14,6 +14,7 @@ const COMMANDS = [
   'deactivateuser',
   'activateuser',
   'deleteuser',
+  'listusers',
   'linkuser',
   'createtoken',
   'revoketoken',
