@@ -8,7 +8,7 @@ import type { Revision } from '../../src/snippets/revision';
 import type { Urls } from '../http/urls';
 import { html, Html, escapeHtml } from './html';
 
-/** The list of revisions as links to each one and its diff, with a restore button for the owner. */
+/** The list of revisions as links to each one and its diff, who saved it and what it changed, with a restore button for the owner. */
 export async function revisionsSection(
   req: Request,
   res: Response,
@@ -17,17 +17,55 @@ export async function revisionsSection(
   revisions: readonly Revision[],
 ): Promise<Html> {
   if (!revisions.length) return html``;
-  const owner = await callerFor(req).snippets.writable({ id });
-  const items = revisions.map((r) => {
+  const caller = callerFor(req);
+  const last = revisions[revisions.length - 1]!;
+  const [owner, { owner: by }, [before]] = await Promise.all([
+    caller.snippets.writable({ id }),
+    caller.snippets.get({ id }),
+    caller.snippets.revisions({ id, cursor: String(last.revision), limit: 1 }).then((page) => page.items),
+  ]);
+  const changes = await Promise.all(revisions.map((r, i) => changeCounts(req, revisions[i + 1] ?? before, r)));
+  const items = revisions.map((r, i) => {
     const at = { id, n: r.revision };
     const restore = owner
       ? html` <form class="inline restore" method="post" action="${reverse('snippet-revision-restore', at)}">
 <input type="hidden" name="csrfmiddlewaretoken" value="${res.locals.csrfToken}"><button type="submit" id="restore-${r.revision}">Restore</button></form>`
       : '';
-    return html`<li id="revision-${r.revision}"><a href="${reverse('snippet-revision', at)}">Revision ${r.revision}</a> · saved <time datetime="${r.saved}">${r.saved}</time>
- · ${r.title ? html`“${r.title}” · ` : ''}${r.language} · <a class="diff-link" href="${reverse('snippet-revision-diff', at)}">Diff</a>${restore}</li>`;
+    const changed = changes[i];
+    return html`<li id="revision-${r.revision}"><a href="${reverse('snippet-revision', at)}">Revision ${r.revision}</a> · saved <time datetime="${r.saved}">${r.saved}</time> by ${by}
+ · ${r.title ? html`“${r.title}” · ` : ''}${r.language} · ${changed ? html`<span class="changes">+${changed.added} −${changed.removed}</span> · ` : ''}<a class="diff-link" href="${reverse('snippet-revision-diff', at)}">Diff</a>${restore}</li>`;
   });
   return html`<section class="history"><h2>Revisions</h2><ol class="revisions">${items}</ol></section>`;
+}
+
+/**
+ * The lines a revision added and removed against the one kept before it, their line endings aside (as the diff page
+ * shows them): a diff on the differ's workers, under its bounds; null past them (the row then says nothing).
+ */
+async function changeCounts(
+  req: Request,
+  before: Revision | undefined,
+  revision: Revision,
+): Promise<{ added: number; removed: number } | null> {
+  const patch = await req.app.locals.runtime.differ.diff({
+    name: 'code',
+    oldCode: before?.code ?? '',
+    newCode: revision.code,
+    oldLabel: labelOf(before),
+    newLabel: labelOf(revision),
+    stripTrailingCr: true,
+  });
+  if (patch === null) return null;
+  let added = 0;
+  let removed = 0;
+  // The hunks only: the file header's `---`/`+++` lines come before the first `@@` (none when nothing changed).
+  const hunks = patch.search(/^@@ /m);
+  if (hunks < 0) return { added, removed };
+  for (const line of patch.slice(hunks).split('\n')) {
+    if (line.startsWith('+')) added++;
+    else if (line.startsWith('-')) removed++;
+  }
+  return { added, removed };
 }
 
 /** Which diff a diff page shows: revision `n` of snippet `id`, from `from` (by default the kept revision before n). */

@@ -55,3 +55,28 @@ describe('the diff page', () => {
     ]);
   });
 });
+
+describe('the revisions page', () => {
+  it('says for each revision who saved it and how many lines it added and removed, line endings aside', async () => {
+    await resetDatabase();
+    await makeUser('alice');
+    const id = (
+      await api()
+        .post('/snippets/')
+        .set('Authorization', basic('alice'))
+        .send({ code: 'a = 1\r\nb = 2\r\nc = 3\r\n' })
+        .expect(201)
+    ).body.id;
+    for (const code of ['a = 1\nb = 20\nc = 3\n', 'a = 1\nb = 20\nc = 3\nd = 4\ne = 5\n'])
+      await api().put(`/snippets/${id}/`).set('Authorization', basic('alice')).send({ code }).expect(200);
+    const counts = async (query: string) => {
+      const res = await api().get(`/snippets/${id}/revisions/${query}`).set('Accept', 'text/html').expect(200);
+      return [
+        ...res.text.matchAll(/<li id="revision-(\d+)">[^]*?by ([a-z]+)[^]*?<span class="changes">([^<]*)<\/span>/g),
+      ].map((m) => `${m[1]} ${m[2]} ${m[3]}`);
+    };
+    expect(await counts('')).to.deep.equal(['3 alice +2 −0', '2 alice +1 −1', '1 alice +3 −0']);
+    // The last row of a page is counted against the revision on the next page.
+    expect(await counts('?limit=2')).to.deep.equal(['3 alice +2 −0', '2 alice +1 −1']);
+  });
+});
