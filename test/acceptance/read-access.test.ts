@@ -28,9 +28,12 @@ describe('READ_ACCESS=authenticated', () => {
     `/snippets/${id}/embed/`,
     `/snippets/${id}/revisions/`,
     `/snippets/${id}/revisions/1/`,
+    `/snippets/${id}/revisions/1/diff/`,
     '/users/',
     `/users/${userId}/`,
     `/trpc/snippets.list`,
+    `/trpc/snippets.get?input=${encodeURIComponent(JSON.stringify({ id }))}`,
+    `/trpc/snippets.revisions?input=${encodeURIComponent(JSON.stringify({ id }))}`,
     `/trpc/users.get?input=${encodeURIComponent(JSON.stringify({ id: userId }))}`,
   ];
 
