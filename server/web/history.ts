@@ -8,6 +8,9 @@ import type { Revision } from '../../src/snippets/revision';
 import type { Urls } from '../http/urls';
 import { html, Html, escapeHtml } from './html';
 
+/** The rows of a page that get their added and removed lines counted: a diff each, so a page of `?limit=1000` costs no more. */
+const COUNTED_ROWS = 20;
+
 /** The list of revisions as links to each one and its diff, who saved it and what it changed, with a restore button for the owner. */
 export async function revisionsSection(
   req: Request,
@@ -24,7 +27,9 @@ export async function revisionsSection(
     caller.snippets.get({ id }),
     caller.snippets.revisions({ id, cursor: String(last.revision), limit: 1 }).then((page) => page.items),
   ]);
-  const changes = await Promise.all(revisions.map((r, i) => changeCounts(req, revisions[i + 1] ?? before, r)));
+  const changes = await Promise.all(
+    revisions.slice(0, COUNTED_ROWS).map((r, i) => changeCounts(req, revisions[i + 1] ?? before, r)),
+  );
   const items = revisions.map((r, i) => {
     const at = { id, n: r.revision };
     const restore = owner
