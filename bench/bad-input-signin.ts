@@ -3,7 +3,7 @@
 // personal access token (read scope) and a real flow cookie (bench/bad-input.ts) let cases get past the first check.
 import { basic, latin1, rawUtf8 } from './bad-input-text';
 import type { Rng } from './prng';
-import type { Make } from './bad-input-cases';
+import type { Make } from './bad-input-case';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 

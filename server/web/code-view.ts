@@ -69,3 +69,7 @@ export function matchedLines(lines: readonly string[], terms: readonly string[],
   }
   return found.length ? html`<ol class="matches">${found}</ol>` : undefined;
 }
+
+/** The stylesheet of a snippet's style (pages.ts serves every style's). */
+export const styleSheet = (style: string) =>
+  html`<link rel="stylesheet" href="/themes/${style.split('/').map(encodeURIComponent).join('/')}.css">\n`;

@@ -5,11 +5,10 @@ import type { Request, Response } from 'express';
 import { documentLines } from '../../src/highlight';
 import { callerFor } from '../auth/context';
 import { urls } from '../http/urls';
-import { codeView, splitCode } from './code-view';
+import { codeView, splitCode, styleSheet } from './code-view';
 import { languageName } from './file-names';
 import { escapeHtml, html } from './html';
 import { PAGE_CSP } from './pages';
-import { styleSheet } from './snippet-page';
 
 /** The page CSP, but any site may frame it (server/security-headers.ts sends `frame-ancestors 'none'` elsewhere). */
 export const EMBED_CSP = PAGE_CSP.replace("frame-ancestors 'none'", 'frame-ancestors *');

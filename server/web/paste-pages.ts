@@ -8,7 +8,7 @@ import { urls, type Urls } from '../http/urls';
 import { html } from './html';
 import { layout } from './layout';
 import { snippetForm } from './snippet-form';
-import { styleSheet } from './snippet-page';
+import { styleSheet } from './code-view';
 import type { ViewContext } from './views';
 
 /** An anonymous visitor is sent to log in first, and back here after; false when there is no login page. */

@@ -6,17 +6,13 @@ import { documentLines } from '../../src/highlight';
 import type { Snippet } from '../../src/snippets/schema';
 import { callerFor } from '../auth/context';
 import { urls } from '../http/urls';
-import { codeView, splitCode } from './code-view';
+import { codeView, splitCode, styleSheet } from './code-view';
 import { embedCode } from './embed-page';
 import { languageName } from './file-names';
 import { escapeHtml, html } from './html';
 import { jsonView } from './json-view';
 import { layout } from './layout';
 import { deleteForm } from './snippet-form';
-
-/** The stylesheet of a snippet's style (pages.ts serves every style's). */
-export const styleSheet = (style: string) =>
-  html`<link rel="stylesheet" href="/themes/${style.split('/').map(encodeURIComponent).join('/')}.css">\n`;
 
 /** `?format=api` on the page's own URL: the browsable API's page of the same answer. */
 export function apiPageHref(req: Request): string {
