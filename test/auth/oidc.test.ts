@@ -52,12 +52,15 @@ describe('OpenID Connect sign-in (server/auth/oidc.ts, web/oidc.ts)', function (
   }
 
   /** Follows the flow up to the provider's redirect back to the site: that callback URL, not yet visited. */
-  async function callbackUrl(context: APIRequestContext): Promise<URL> {
+  async function callbackUrl(context: APIRequestContext, alter?: (authorization: URL) => void): Promise<URL> {
     let url = `${site.base}/api-auth/oidc/login/?next=/snippets/`;
     for (let hop = 0; hop < 20; hop++) {
       const res = await context.get(url, { maxRedirects: 0 });
       expect(res.status(), `${url} redirects`).to.be.oneOf([302, 303]);
-      url = new URL(res.headers().location!, url).href;
+      const next = new URL(res.headers().location!, url);
+      // The site's first redirect is its authorization request to the provider: a test may alter it on its way.
+      if (hop === 0) alter?.(next);
+      url = next.href;
       if (url.startsWith(`${site.base}${CALLBACK}`)) return new URL(url);
     }
     throw new Error('the flow never came back to the site');
@@ -200,6 +203,21 @@ describe('OpenID Connect sign-in (server/auth/oidc.ts, web/oidc.ts)', function (
       const url = await callbackUrl(context);
       expect(url.searchParams.get('state')).to.have.length.above(20);
       url.searchParams.set('state', 'forged-state-value');
+      const res = await context.get(url.href, { maxRedirects: 0 });
+      expect(res.status()).to.equal(400);
+      expect(await res.text()).to.include('This sign-in is not valid');
+      expect(await cookie(context, 'sessionid')).to.equal(undefined);
+      expect(await users()).to.deep.equal([]);
+    });
+
+    it('whose ID token carries another nonce (the authorization request altered on its way) is refused 400', async () => {
+      provider.signInAs('sub-alice', { preferred_username: 'alice' });
+      const context = await browser();
+      const url = await callbackUrl(context, (authorization) => {
+        expect(authorization.searchParams.get('nonce')).to.have.length.above(20);
+        authorization.searchParams.set('nonce', 'forged-nonce-value');
+      });
+      // The state and the PKCE verifier fit this browser's flow: only the ID token's nonce does not.
       const res = await context.get(url.href, { maxRedirects: 0 });
       expect(res.status()).to.equal(400);
       expect(await res.text()).to.include('This sign-in is not valid');
