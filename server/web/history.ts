@@ -2,7 +2,9 @@
 // owner, a restore button; a diff shown highlighted (highlight.js's `diff`, on the differ's workers), its lines
 // compared without their line endings, so a CRLF snippet saved again with LF shows only the lines that changed.
 import type { Request, Response } from 'express';
-import { callerFor } from '../auth/context';
+import { clientOf } from '../../src/expensive';
+import { Throttled } from '../../src/refusal';
+import { callerFor, requestContext } from '../auth/context';
 import { labelOf } from '../../src/snippets/history-router';
 import type { Revision } from '../../src/snippets/revision';
 import type { Urls } from '../http/urls';
@@ -27,8 +29,10 @@ export async function revisionsSection(
     caller.snippets.get({ id }),
     caller.snippets.revisions({ id, cursor: String(last.revision), limit: 1 }).then((page) => page.items),
   ]);
-  const changes = await Promise.all(
-    revisions.slice(0, COUNTED_ROWS).map((r, i) => changeCounts(req, revisions[i + 1] ?? before, r)),
+  const changes = await asExpensive(
+    req,
+    () => Promise.all(revisions.slice(0, COUNTED_ROWS).map((r, i) => changeCounts(req, revisions[i + 1] ?? before, r))),
+    [],
   );
   const items = revisions.map((r, i) => {
     const at = { id, n: r.revision };
@@ -52,6 +56,8 @@ async function changeCounts(
   before: Revision | undefined,
   revision: Revision,
 ): Promise<{ added: number; removed: number } | null> {
+  // The first kept revision adds every line it has: no diff to run.
+  if (!before) return { added: lineCount(revision.code), removed: 0 };
   const patch = await req.app.locals.runtime.differ.diff({
     name: 'code',
     oldCode: before?.code ?? '',
@@ -73,6 +79,26 @@ async function changeCounts(
   return { added, removed };
 }
 
+/** The lines of a code as a diff counts them: a last line without its break counts. */
+function lineCount(code: string): number {
+  const breaks = code.split('\n').length - 1;
+  return code === '' || code.endsWith('\n') ? breaks : breaks + 1;
+}
+
+/**
+ * A page's own diffs, run as one of the client's expensive requests (src/expensive.ts), as the diff path's are: a
+ * client with EXPENSIVE_CONCURRENCY of them in flight gets the page with `fallback` instead, at once, and adds
+ * nothing to the differ's pool.
+ */
+async function asExpensive<T>(req: Request, work: () => Promise<T>, fallback: T): Promise<T> {
+  try {
+    return await req.app.locals.runtime.expensive.run(clientOf(requestContext(req)), work);
+  } catch (err) {
+    if (err instanceof Throttled) return fallback;
+    throw err;
+  }
+}
+
 /** Which diff a diff page shows: revision `n` of snippet `id`, from `from` (by default the kept revision before n). */
 export interface DiffAt {
   id: number;
@@ -87,6 +113,11 @@ export interface DiffAt {
  */
 async function readableDiff(req: Request, at: DiffAt, patch: string): Promise<string | null> {
   if (!patch.includes('\r')) return patch;
+  return asExpensive(req, () => diffWithoutCr(req, at), patch);
+}
+
+/** The two revisions of `at` diffed again with their lines compared without the CR. */
+async function diffWithoutCr(req: Request, at: DiffAt): Promise<string | null> {
   const caller = callerFor(req);
   const to = await caller.snippets.revision({ id: at.id, n: at.n });
   const from =

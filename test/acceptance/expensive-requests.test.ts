@@ -99,6 +99,19 @@ describe('expensive requests (diffs, searches)', function () {
       await client.get(`/snippets/${oneLine}/revisions/2/diff/`).set(as('alice')).set(from('203.0.113.1')).expect(200);
     });
 
+    it("an attacker's revisions page comes at once without its line counts, adding no diff; another client's has them", async () => {
+      const page = (address: string) =>
+        client.get(`/snippets/${oneLine}/revisions/`).set('Accept', 'text/html').set(from(address)).expect(200);
+      const attacker = await page('203.0.113.1');
+      expect(attacker.text).to.include('id="revision-2"').and.not.include('class="changes"');
+      expect(differ.load.pool).to.equal(4);
+      const other = await page('198.51.100.7');
+      expect(other.text)
+        .to.include('<span class="changes">+1 −1</span>')
+        .and.include('<span class="changes">+10000 −0</span>');
+      expect(differ.load.pool).to.equal(4);
+    });
+
     it("a refused request takes no slot, and the attacker's slots free when its diffs end", async () => {
       for (let i = 0; i < 3; i++)
         await client.get('/snippets/?search=line&limit=5').set(from('203.0.113.1')).expect(429);
