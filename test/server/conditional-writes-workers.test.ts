@@ -3,7 +3,14 @@
 import http from 'node:http';
 import { expect } from 'chai';
 import { resetDatabase, testRedis } from '../support/db';
-import { runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
+import {
+  runCli,
+  serviceEnv,
+  startService,
+  stopService,
+  type ServiceProcess,
+  workersListening,
+} from '../support/process';
 
 const AUTH = `Basic ${Buffer.from('alice:alicepass').toString('base64')}`;
 
@@ -44,6 +51,7 @@ describe('conditional writes with WEB_CONCURRENCY=2', function () {
       await runCli(env, 'createuser', 'alice', '--password', 'alicepass');
       service = await startService(env);
       const base = service.base;
+      await workersListening(service, 2);
       const workers = new Set<number>();
       for (let i = 0; i < 300 && workers.size < 2; i++)
         workers.add((JSON.parse((await request(base, 'GET', '/healthz')).body) as { worker: number }).worker);

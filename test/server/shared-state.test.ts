@@ -3,7 +3,14 @@ import http from 'node:http';
 import { expect } from 'chai';
 import { testRedis } from '../support/db';
 import { createWithSession, loginThroughForm } from '../support/pages';
-import { runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
+import {
+  runCli,
+  serviceEnv,
+  startService,
+  stopService,
+  workersListening,
+  type ServiceProcess,
+} from '../support/process';
 
 /** A GET on a new connection, so the primary hands successive requests to the workers in turn. */
 function getFresh(base: string, path: string): Promise<{ status: number; body: string; retryAfter?: string }> {
@@ -18,11 +25,15 @@ function getFresh(base: string, path: string): Promise<{ status: number; body: s
   });
 }
 
-/** Both workers of a WEB_CONCURRENCY=2 service answer (the second may still be starting when the first is ready). */
-async function bothWorkersUp(base: string): Promise<void> {
+/**
+ * Both workers of a WEB_CONCURRENCY=2 service listen (the second may still be starting when the first is ready), and
+ * then each answers: the primary hands new connections to them in turn.
+ */
+async function bothWorkersUp(s: ServiceProcess): Promise<void> {
+  await workersListening(s, 2);
   const workers = new Set<number>();
-  for (let i = 0; i < 300 && workers.size < 2; i++)
-    workers.add((JSON.parse((await getFresh(base, '/healthz')).body) as { worker: number }).worker);
+  for (let i = 0; i < 2; i++)
+    workers.add((JSON.parse((await getFresh(s.base, '/healthz')).body) as { worker: number }).worker);
   expect(workers.size).to.equal(2);
 }
 
@@ -53,7 +64,7 @@ describe('two service processes on one database', function () {
   it('WEB_CONCURRENCY=2: a throttle counted on one worker holds on the other', async () => {
     one = await startService(serviceEnv({ THROTTLE_ANON: '4/minute', WEB_CONCURRENCY: '2' }));
     const get = (path: string) => getFresh(one!.base, path);
-    await bothWorkersUp(one.base);
+    await bothWorkersUp(one);
     // Counted apart, no worker would see more than three of the five.
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) statuses.push((await get('/users/')).status);
@@ -72,7 +83,7 @@ describe('two service processes on one database', function () {
     await runCli(env, 'createuser', 'alice', '--password', 'alicepass');
     one = await startService(env);
     const base = one.base;
-    await bothWorkersUp(base);
+    await bothWorkersUp(one);
     const auth = {
       Authorization: `Basic ${Buffer.from('alice:alicepass').toString('base64')}`,
       'Content-Type': 'application/json',

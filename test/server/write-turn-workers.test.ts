@@ -4,7 +4,14 @@
 // update and delete here is answered 2xx.
 import http from 'node:http';
 import { expect } from 'chai';
-import { runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
+import {
+  runCli,
+  serviceEnv,
+  startService,
+  stopService,
+  type ServiceProcess,
+  workersListening,
+} from '../support/process';
 
 const AUTH = `Basic ${Buffer.from('alice:alicepass').toString('base64')}`;
 
@@ -34,6 +41,7 @@ describe('writes of two processes on one SQLite file (the write turn)', function
     await runCli(env, 'createuser', 'alice', '--password', 'alicepass');
     service = await startService(env);
     const { base } = service;
+    await workersListening(service, 2);
     const workers = new Set<number>();
     for (let i = 0; i < 300 && workers.size < 2; i++)
       workers.add((JSON.parse((await request(base, 'GET', '/healthz')).body) as { worker: number }).worker);

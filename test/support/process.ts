@@ -167,6 +167,15 @@ export function written(s: ServiceProcess, text: string, from = 0): Promise<void
   return waitFor(s, s.output, text, from, 'writing');
 }
 
+/** Resolves once `count` cluster workers of the service listen (support/service-marks.cjs), a replaced one counted too. */
+export async function workersListening(s: ServiceProcess, count: number): Promise<void> {
+  const mark = 'test: a worker listens\n';
+  for (let seen = 0, from = 0; seen < count; seen++) {
+    await marked(s, mark, from);
+    from = s.marks().indexOf(mark, from) + mark.length;
+  }
+}
+
 /** The setting that makes a spawned service say IN_FLIGHT_MARK when a procedure starts (support/service-marks.cjs). */
 export const markingInFlight = { TEST_MARK_IN_FLIGHT: '1' };
 export const IN_FLIGHT_MARK = 'test: a procedure is in flight\n';
