@@ -20,11 +20,16 @@ export async function snippetListPage(req: Request, res: Response, snippets: rea
   const terms = searchTerms(asked.get('search') ?? undefined);
   // A row's age: when its latest revision was saved (the snippet's representation has no time of its own).
   const caller = callerFor(req);
-  const saved = await Promise.all(
-    snippets.map(async (s) => (await caller.snippets.revisions({ id: s.id, limit: 1 })).items[0]?.saved),
+  const saved = new Map(
+    snippets.length
+      ? (await caller.snippets.savedTimes({ ids: snippets.map((s) => s.id).join(',') })).items.map((t) => [
+          t.id,
+          t.saved,
+        ])
+      : [],
   );
   const now = req.app.locals.runtime.now();
-  const rows = snippets.map((s, i) => {
+  const rows = snippets.map((s) => {
     const href = registry.reverse('snippet-detail', { id: s.id });
     const lines = splitCode(s.code);
     const name =
@@ -37,7 +42,7 @@ export async function snippetListPage(req: Request, res: Response, snippets: rea
     return html`<li class="snippet-row" id="snippet-${s.id}">
 <a class="title" href="${href}">${marked(name, terms)}</a>
 <span class="meta">by <a href="${registry.reverse('snippet-list')}?owner=${encodeURIComponent(s.owner)}">${s.owner}</a> · ${languageName(s.language)} · ${lines.length} ${lines.length === 1 ? 'line' : 'lines'}${
-      saved[i] ? html` · ${age(saved[i], now)}` : ''
+      saved.has(s.id) ? html` · ${age(saved.get(s.id)!, now)}` : ''
     }</span>
 ${matchedLines(lines, terms, href) ?? preview(lines)}</li>`;
   });

@@ -4,8 +4,16 @@ import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { notFound } from '../errors';
 import { clientOf } from '../expensive';
-import { DiffQuery, Revision, RevisionId, RevisionListQuery, RevisionPage } from './revision';
-import { revisionBelow, revisionOf, revisionsBefore } from './revisions';
+import {
+  DiffQuery,
+  Revision,
+  RevisionId,
+  RevisionListQuery,
+  RevisionPage,
+  SavedTimes,
+  SavedTimesQuery,
+} from './revision';
+import { lastSaved, revisionBelow, revisionOf, revisionsBefore } from './revisions';
 import { snippetOwnerId } from './reads';
 import { publicProcedure } from '../trpc';
 import { DEFAULT_PAGE } from '../store/page-budget';
@@ -62,6 +70,22 @@ export const revisionProcedures = {
       if (!items.length && (await snippetOwnerId(store, input.id)) === undefined) throw notFound();
       return { items, next: more ? String(items[items.length - 1]!.revision) : undefined };
     }),
+
+  savedTimes: publicProcedure
+    .meta({
+      name: 'snippet-saved-times',
+      openapi: {
+        method: 'GET',
+        path: '/snippets/saved/',
+        tags: TAGS,
+        summary: 'When each of the listed snippets was last saved',
+      },
+    })
+    .input(SavedTimesQuery)
+    .output(SavedTimes)
+    .query(async ({ ctx, input }) => ({
+      items: await lastSaved(ctx.runtime.store, [...new Set(input.ids.split(',').map(Number))]),
+    })),
 
   revision: publicProcedure
     .meta({

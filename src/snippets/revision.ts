@@ -1,6 +1,6 @@
 // The revision shapes (docs/api.md "History"): a revision's representation, the paths' inputs, a page of the list.
 import { z } from 'zod';
-import { pageLimit, pk } from '../schemas/fields';
+import { MAX_PAGE, pageLimit, pk } from '../schemas/fields';
 import { representationObject } from '../schemas/from-table';
 import { SNIPPET_TABLE } from '../schemas/snippet-table';
 import { SnippetId } from './schema';
@@ -39,6 +39,20 @@ export const DiffQuery = RevisionId.extend({
     )
     .optional(),
 });
+
+/** `?ids=3,1,2`: the snippets whose last saved times a list shows, a page's worth at most (MAX_PAGE). */
+export const SavedTimesQuery = z.object({
+  ids: z
+    .string()
+    .regex(
+      new RegExp(`^[0-9]{1,9}(,[0-9]{1,9}){0,${MAX_PAGE - 1}}$`),
+      `Enter up to ${MAX_PAGE} snippet ids, separated by commas.`,
+    ),
+});
+
+/** When each snippet of the query that exists was last saved: its latest revision's time. */
+export const SavedTimes = z.object({ items: z.array(z.object({ id: z.number().int(), saved: z.string() })) });
+export type SavedTimes = z.infer<typeof SavedTimes>;
 
 /** If-Match (RFC 9110 §13.1.1) as the writes take it: the header's value, a list of entity tags or `*`. */
 export const IfMatch = z.object({ ifMatch: z.string().max(8192).optional() });

@@ -35,6 +35,18 @@ export async function revisionOf(store: Store, snippetId: number, n: number): Pr
   return row && toRevision(row);
 }
 
+/** When each of the snippets `ids` that exist was last saved (its current revision's time), in one statement. */
+export async function lastSaved(store: Store, ids: readonly number[]): Promise<{ id: number; saved: string }[]> {
+  const rows = await select<{ id: number; saved: string | Date }>(
+    store,
+    `SELECT s.id AS id, r.saved AS saved FROM snippets s
+       JOIN snippet_revisions r ON r.snippet_id = s.id AND r.n = s.revision
+     WHERE s.id IN (${placeholders(ids.length)})`,
+    [...ids],
+  );
+  return rows.map((row) => ({ id: Number(row.id), saved: isoOf(row.saved) }));
+}
+
 /** The newest revision kept below revision `n` (n - 1, unless the thinning dropped it), or undefined. */
 export async function revisionBelow(store: Store, snippetId: number, n: number): Promise<Revision | undefined> {
   const [row] = await select<RevisionRow>(
