@@ -82,7 +82,7 @@ export const snippetsRouter = router({
     .query(async ({ ctx, input }) => {
       const found = await ctx.runtime.store.snippets.byId(input.id);
       if (!found) throw notFound();
-      ctx.seen.revision = found.revision;
+      ctx.etag?.(found.revision);
       return found.snippet;
     }),
 
@@ -135,7 +135,7 @@ export const snippetsRouter = router({
       const row = await retrying(ctx, 'create', () =>
         ctx.runtime.store.snippets.create(definedOnly(input), ctx.user.id, ctx.runtime.now),
       );
-      ctx.seen.revision = row.revision;
+      ctx.etag?.(row.revision);
       return toSnippet({ ...row, owner: ctx.user.username });
     }),
 
@@ -159,7 +159,7 @@ export const snippetsRouter = router({
           ctx.runtime.store.snippets.update(ctx.snippet, definedOnly(fields), ifMatch, ctx.runtime.now),
         ),
       );
-      ctx.seen.revision = saved.revision;
+      ctx.etag?.(saved.revision);
       return toSnippet({ ...saved, owner: ctx.user.username });
     }),
 
@@ -206,7 +206,7 @@ export const snippetsRouter = router({
           ctx.runtime.store.snippets.update(ctx.snippet, fields, input.ifMatch, ctx.runtime.now),
         ),
       );
-      ctx.seen.revision = saved.revision;
+      ctx.etag?.(saved.revision);
       return toSnippet({ ...saved, owner: ctx.user.username });
     }),
 
