@@ -30,7 +30,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  */
 type Design = 'none' | 'rare' | 'all' | 'plain';
 
-/** One save in the database alone, as the service's transaction makes it (src/snippets/writes.ts), with `design`'s row. */
+/** One save in the database alone, as the service's transaction makes it (src/store/snippets/writes.ts), with `design`'s row. */
 async function save(
   conn: mysql.Connection,
   design: Design,

@@ -29,10 +29,11 @@ export interface Context {
    */
   challenge?: string;
   /**
-   * What a procedure tells its caller about the version it read or wrote beside its output: the snippet's revision,
-   * which the HTTP edge turns into the ETag (src/snippets/preconditions.ts). The caller passes the object and reads it after.
+   * Hears the revision of the snippet a procedure answers with, read or written with its body: the REST edge sends it
+   * as the snippet's ETag (src/snippets/preconditions.ts, docs/api.md "Conditional writes"). Unset where no such ETag
+   * is sent (/trpc, the pages): never a field of a body.
    */
-  seen: Seen;
+  etag?: (revision: number) => void;
   /**
    * Counts one call against the requester's throttle before it runs, throwing TOO_MANY_REQUESTS past the rate: set by
    * the /trpc endpoint, whose batches carry several calls in one request (server/trpc-endpoint.ts). Unset where the
@@ -47,10 +48,6 @@ export interface Context {
   signal?: AbortSignal;
 }
 
-export interface Seen {
-  revision?: number;
-}
-
 /** The inner context, built directly by tests and by the outer (HTTP) context. */
 export function createContextInner(opts: Pick<Context, 'runtime'> & Partial<Context>): Context {
   return {
@@ -62,7 +59,7 @@ export function createContextInner(opts: Pick<Context, 'runtime'> & Partial<Cont
     address: opts.address,
     log: opts.log ?? opts.runtime.log,
     challenge: opts.challenge,
-    seen: opts.seen ?? {},
+    etag: opts.etag,
     signal: opts.signal,
     admit: opts.admit,
   };

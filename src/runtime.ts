@@ -8,12 +8,13 @@ import { createLogger, type Logger } from './log';
 import { counter } from './store/counters';
 import { closeStore, openStore, type Store } from './store/database';
 import { RedisConnection } from './store/redis';
+import { snippetStore, type SnippetStore } from './store/snippets';
 
 export interface Runtime {
   readonly config: Config;
   readonly log: Logger;
-  /** The database: its connections, gates and models. */
-  readonly store: Store;
+  /** The database: its connections, gates and models; and the snippets' store on it, which the procedures call. */
+  readonly store: Store & { readonly snippets: SnippetStore };
   readonly highlighter: Highlighter;
   /** Diffs of revisions, on workers of their own (src/highlight/differ.ts). */
   readonly differ: Differ;
@@ -42,7 +43,9 @@ export interface RuntimeOptions {
 export function createRuntime(config: Config, options: RuntimeOptions = {}): Runtime {
   const log = options.log ?? createLogger(config.LOG_LEVEL);
   const highlighter = new Highlighter({ workers: config.HIGHLIGHT_WORKERS, timeoutMs: config.HIGHLIGHT_TIMEOUT_MS });
-  const store = openStore(config, highlighter);
+  const database = openStore(config, highlighter);
+  // The same object, so that what a write notes on the store (a full disk) is what the readiness probe reads.
+  const store = Object.assign(database, { snippets: snippetStore(database) });
   const differ = new Differ({
     workers: config.DIFF_WORKERS,
     timeoutMs: config.DIFF_TIMEOUT_MS,

@@ -1,6 +1,6 @@
 // rehighlight: re-renders every stored snippet (after a catalogue or theme change), in batches, with a progress bar.
 import { migrate as applyMigrations } from '../../src/store/migrate';
-import { countSnippetsAfter, rehighlightSnippet, snippetsAfter } from '../../src/snippets/writes';
+import { countSnippetsAfter, rehighlightSnippet, snippetsAfter } from '../../src/store/snippets/writes';
 import { batchRange, walkSnippets } from './snippet-batches';
 import { command } from './types';
 

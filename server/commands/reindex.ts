@@ -1,7 +1,7 @@
 // reindex: rebuilds the search index of every stored snippet where the engine keeps one of its own (MySQL/MariaDB's,
 // docs/search.md), in batches of one transaction each, with a progress bar.
 import { migrate as applyMigrations } from '../../src/store/migrate';
-import { countSnippetsAfter } from '../../src/snippets/writes';
+import { countSnippetsAfter } from '../../src/store/snippets/writes';
 import { batchRange, walkSnippets } from './snippet-batches';
 import { command } from './types';
 

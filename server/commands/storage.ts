@@ -1,6 +1,6 @@
 // usage: the users whose snippets hold the most bytes (docs/operations.md "Storage per user").
 import { migrate as applyMigrations } from '../../src/store/migrate';
-import { biggestUsers } from '../../src/snippets/usage';
+import { biggestUsers } from '../../src/store/snippets/usage';
 import { command, UsageError } from './types';
 
 export const storageUsage = command({

@@ -2,7 +2,6 @@
 import type { Request } from 'express';
 import { TRPCError } from '@trpc/server';
 import { requestContext } from '../auth/context';
-import type { Seen } from '../../src/context';
 import type { RoutedProcedure } from './routes';
 
 /** `revision`: the snippet revision the procedure read or wrote, when it says (the ETag). */
@@ -15,9 +14,12 @@ export async function callProcedure(
   input: unknown,
 ): Promise<Outcome> {
   try {
-    const seen: Seen = {};
-    const data = await procedure.call(requestContext(req, seen), input);
-    return { ok: true, data, revision: seen.revision };
+    let revision: number | undefined;
+    const data = await procedure.call(
+      requestContext(req, (n) => (revision = n)),
+      input,
+    );
+    return { ok: true, data, revision };
   } catch (err) {
     if (err instanceof TRPCError) return { ok: false, error: err };
     throw err;

@@ -36,7 +36,7 @@ export class Snippet extends Model<InferAttributes<Snippet>, InferCreationAttrib
 
   /**
    * `highlighted` for a snippet's fields: what the beforeSave hook stores on every save, and what the writes that store
-   * a revision with the row in one transaction of their own store (src/snippets/writes.ts). A bound class renders with
+   * a revision with the row in one transaction of their own store (src/store/snippets/writes.ts). A bound class renders with
    * its database's highlighter (defineSnippet).
    */
   static render(_fields: RenderedFields): Promise<string> {

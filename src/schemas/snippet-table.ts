@@ -4,7 +4,10 @@ import type { FieldTable } from './table';
 
 /**
  * Not here: `created` and `highlighted`, which the model keeps (src/models/snippet.ts) but no representation shows
- * (DESIGN §3). A new field is an entry here and a migration that adds its column.
+ * (DESIGN §3). A new field is an entry here and a migration that adds its column to `snippets` and, for a writable
+ * field, to `snippet_revisions` (every save keeps its writable fields there: src/store/snippets/columns.ts). Proven by
+ * test/acceptance/field-table.test.ts (each writable field through POST, GET, PUT, the revisions and a restore) and
+ * test/src/schemas/snippet-table.test.ts (both tables have each column).
  */
 export const SNIPPET_TABLE = {
   id: { kind: 'id', label: 'ID', readOnly: true },

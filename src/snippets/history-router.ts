@@ -13,8 +13,6 @@ import {
   SavedTimes,
   SavedTimesQuery,
 } from './revision';
-import { lastSaved, revisionBelow, revisionOf, revisionsBefore } from './revisions';
-import { snippetOwnerId } from './reads';
 import { publicProcedure } from '../trpc';
 import { DEFAULT_PAGE } from '../store/page-budget';
 
@@ -63,11 +61,11 @@ export const revisionProcedures = {
     .input(RevisionListQuery)
     .output(RevisionPage)
     .query(async ({ ctx, input }) => {
-      const { store } = ctx.runtime;
+      const { snippets } = ctx.runtime.store;
       const before = input.cursor === undefined ? undefined : cursorOf(input.cursor);
       // Without a limit, the first page of DEFAULT_PAGE (/trpc): the REST facade streams a whole list page after page.
-      const { items, more } = await revisionsBefore(store, input.id, before, input.limit ?? DEFAULT_PAGE);
-      if (!items.length && (await snippetOwnerId(store, input.id)) === undefined) throw notFound();
+      const { items, more } = await snippets.revisions(input.id, before, input.limit ?? DEFAULT_PAGE);
+      if (!items.length && (await snippets.ownerId(input.id)) === undefined) throw notFound();
       return { items, next: more ? String(items[items.length - 1]!.revision) : undefined };
     }),
 
@@ -84,7 +82,7 @@ export const revisionProcedures = {
     .input(SavedTimesQuery)
     .output(SavedTimes)
     .query(async ({ ctx, input }) => ({
-      items: await lastSaved(ctx.runtime.store, [...new Set(input.ids.split(',').map(Number))]),
+      items: await ctx.runtime.store.snippets.lastSaved([...new Set(input.ids.split(',').map(Number))]),
     })),
 
   revision: publicProcedure
@@ -100,7 +98,8 @@ export const revisionProcedures = {
     .input(RevisionId)
     .output(Revision)
     .query(
-      async ({ ctx, input }) => (await revisionOf(ctx.runtime.store, input.id, input.n)) ?? Promise.reject(notFound()),
+      async ({ ctx, input }) =>
+        (await ctx.runtime.store.snippets.revision(input.id, input.n)) ?? Promise.reject(notFound()),
     ),
 
   diff: publicProcedure
@@ -119,15 +118,16 @@ export const revisionProcedures = {
     .output(z.string())
     .use(({ ctx, next }) => ctx.runtime.expensive.run(clientOf(ctx), next))
     .query(async ({ ctx, input }) => {
-      const { store, differ } = ctx.runtime;
-      const to = await revisionOf(store, input.id, input.n);
+      const { differ } = ctx.runtime;
+      const { snippets } = ctx.runtime.store;
+      const to = await snippets.revision(input.id, input.n);
       if (!to) throw notFound();
       // Without ?from=, the revision before n that is kept: n - 1, or an older one when the thinning dropped it.
       const from =
         input.from === undefined
-          ? await revisionBelow(store, input.id, input.n)
+          ? await snippets.revisionBelow(input.id, input.n)
           : input.from > 0
-            ? await revisionOf(store, input.id, input.from)
+            ? await snippets.revision(input.id, input.from)
             : undefined;
       if (input.from !== undefined && !from)
         throw fieldError('from', `Snippet ${input.id} has no revision ${input.from}.`);

@@ -1,21 +1,12 @@
 // Snippet procedures: list and get for anyone, create for the authenticated, update, delete and restore for the owner; the history (history-router.ts) for anyone.
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
-import { InvalidCursor, previousCursor, snippetById, snippetPage, toSnippet } from './reads';
+import { InvalidCursor, toSnippet, type ListQuery, type WriteRefused } from '../store/snippets';
 import { DEFAULT_PAGE } from '../store/page-budget';
-import {
-  createSnippet,
-  deleteSnippet,
-  highlightedOf,
-  snippetForWrite,
-  updateSnippet,
-  type WriteRefused,
-} from './writes';
 import { notFound } from '../errors';
 import { clientOf } from '../expensive';
 import { preconditionFailed } from './preconditions';
 import { IfMatch, RevisionId } from './revision';
-import { revisionOf } from './revisions';
 import { revisionProcedures } from './history-router';
 import { assertOwner, mayWriteSnippet } from './permissions';
 import {
@@ -28,7 +19,6 @@ import {
   SnippetUpdate,
 } from './schema';
 import { retryConflicts } from '../store/retry';
-import { selectionOf } from './selection';
 import { searchTerms } from './query';
 import type { Context } from '../context';
 import { authedProcedure, publicProcedure, router } from '../trpc';
@@ -39,7 +29,7 @@ const TAGS = ['snippets'];
 const ownSnippetProcedure = authedProcedure.use(async ({ ctx, getRawInput, next }) => {
   const parsed = SnippetId.safeParse(await getRawInput());
   if (!parsed.success) throw notFound();
-  const snippet = await snippetForWrite(ctx.runtime.store, parsed.data.id);
+  const snippet = await ctx.runtime.store.snippets.forWrite(parsed.data.id);
   if (!snippet) throw notFound();
   assertOwner(snippet, ctx.user);
   return next({ ctx: { snippet } });
@@ -69,11 +59,13 @@ export const snippetsRouter = router({
     })
     .output(SnippetPage)
     .query(async ({ ctx, input }) => {
-      const { store } = ctx.runtime;
-      const selection = await selectionOf(store, input ?? {}, ctx.terms, ctx.runtime.config.SEARCH_SCAN_ROWS);
       // Without a limit, the first page of DEFAULT_PAGE (/trpc): the REST facade streams a whole list page after page.
       try {
-        return await snippetPage(store, input?.limit ?? DEFAULT_PAGE, input?.cursor, selection);
+        return await ctx.runtime.store.snippets.page(
+          listQuery(ctx, input),
+          input?.limit ?? DEFAULT_PAGE,
+          input?.cursor,
+        );
       } catch (err) {
         if (err instanceof InvalidCursor) throw new TRPCError({ code: 'NOT_FOUND', message: err.message });
         throw err;
@@ -88,9 +80,9 @@ export const snippetsRouter = router({
     .input(SnippetId)
     .output(Snippet)
     .query(async ({ ctx, input }) => {
-      const found = await snippetById(ctx.runtime.store, input.id);
+      const found = await ctx.runtime.store.snippets.byId(input.id);
       if (!found) throw notFound();
-      ctx.seen.revision = found.revision;
+      ctx.etag?.(found.revision);
       return found.snippet;
     }),
 
@@ -99,7 +91,7 @@ export const snippetsRouter = router({
     .input(SnippetId)
     .output(z.string())
     .query(async ({ ctx, input }) => {
-      return (await highlightedOf(ctx.runtime.store, input.id)) ?? Promise.reject(notFound());
+      return (await ctx.runtime.store.snippets.highlighted(input.id)) ?? Promise.reject(notFound());
     }),
 
   /**
@@ -108,15 +100,9 @@ export const snippetsRouter = router({
    */
   previousPage: listProcedure.output(PreviousPage).query(async ({ ctx, input }) => {
     if (!input?.limit || !input.cursor) return null;
-    const { store } = ctx.runtime;
     try {
       return (
-        (await previousCursor(
-          store,
-          input.limit,
-          input.cursor,
-          await selectionOf(store, input, ctx.terms, ctx.runtime.config.SEARCH_SCAN_ROWS),
-        )) ?? null
+        (await ctx.runtime.store.snippets.previousCursor(listQuery(ctx, input), input.limit, input.cursor)) ?? null
       );
     } catch (err) {
       if (err instanceof InvalidCursor) return null;
@@ -128,7 +114,7 @@ export const snippetsRouter = router({
   writable: publicProcedure
     .input(SnippetId)
     .output(z.boolean())
-    .query(({ ctx, input }) => mayWriteSnippet(ctx.runtime.store, ctx.user, input.id)),
+    .query(({ ctx, input }) => mayWriteSnippet(ctx.runtime.store.snippets, ctx.user, input.id)),
 
   create: authedProcedure
     .meta({
@@ -147,9 +133,9 @@ export const snippetsRouter = router({
     .mutation(async ({ ctx, input }) => {
       // The owner always comes from the context, never from input.
       const row = await retrying(ctx, 'create', () =>
-        createSnippet(ctx.runtime.store, definedOnly(input), ctx.user.id, ctx.runtime.now),
+        ctx.runtime.store.snippets.create(definedOnly(input), ctx.user.id, ctx.runtime.now),
       );
-      ctx.seen.revision = row.revision;
+      ctx.etag?.(row.revision);
       return toSnippet({ ...row, owner: ctx.user.username });
     }),
 
@@ -170,10 +156,10 @@ export const snippetsRouter = router({
       const { id: _id, ifMatch, ...fields } = input;
       const saved = written(
         await retrying(ctx, 'update', () =>
-          updateSnippet(ctx.runtime.store, ctx.snippet, definedOnly(fields), ifMatch, ctx.runtime.now),
+          ctx.runtime.store.snippets.update(ctx.snippet, definedOnly(fields), ifMatch, ctx.runtime.now),
         ),
       );
-      ctx.seen.revision = saved.revision;
+      ctx.etag?.(saved.revision);
       return toSnippet({ ...saved, owner: ctx.user.username });
     }),
 
@@ -192,7 +178,7 @@ export const snippetsRouter = router({
     .input(SnippetId.extend(IfMatch.shape))
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
-      written(await retrying(ctx, 'delete', () => deleteSnippet(ctx.runtime.store, ctx.snippet, input.ifMatch)));
+      written(await retrying(ctx, 'delete', () => ctx.runtime.store.snippets.delete(ctx.snippet, input.ifMatch)));
     }),
 
   /** The snippet takes revision n's fields again, as a new revision (docs/api.md "History"). */
@@ -212,20 +198,25 @@ export const snippetsRouter = router({
     .input(RevisionId.extend(IfMatch.shape))
     .output(Snippet)
     .mutation(async ({ ctx, input }) => {
-      const revision = await revisionOf(ctx.runtime.store, input.id, input.n);
+      const revision = await ctx.runtime.store.snippets.revision(input.id, input.n);
       if (!revision) throw notFound();
       const { revision: _n, saved: _saved, ...fields } = revision;
       const saved = written(
         await retrying(ctx, 'restore', () =>
-          updateSnippet(ctx.runtime.store, ctx.snippet, fields, input.ifMatch, ctx.runtime.now),
+          ctx.runtime.store.snippets.update(ctx.snippet, fields, input.ifMatch, ctx.runtime.now),
         ),
       );
-      ctx.seen.revision = saved.revision;
+      ctx.etag?.(saved.revision);
       return toSnippet({ ...saved, owner: ctx.user.username });
     }),
 
   ...revisionProcedures,
 });
+
+/** The list the query asks for, its terms as the list procedure split them. */
+function listQuery(ctx: Context & { terms: string[] }, input: SnippetListQuery): ListQuery {
+  return { filters: input ?? {}, terms: ctx.terms, scanRows: ctx.runtime.config.SEARCH_SCAN_ROWS };
+}
 
 /** A write's outcome, or the refusal it met: If-Match no longer matching (412), the snippet gone meanwhile (404). */
 function written<T>(outcome: T | WriteRefused): T {

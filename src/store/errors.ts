@@ -58,7 +58,7 @@ function* chain(err: unknown): Generator<object> {
 
 /**
  * A write that kept meeting others' changes to the same rows, where the engine saw no deadlock (a snippet save whose
- * rendering went stale too often, src/snippets/writes.ts): retried, then refused as busy, as a lost deadlock is.
+ * rendering went stale too often, src/store/snippets/writes.ts): retried, then refused as busy, as a lost deadlock is.
  */
 export class WriteConflict extends Error {}
 

@@ -21,7 +21,7 @@ export interface SearchIndexUse {
 
 /**
  * The search's conditions on `snippets s`: `where` the cheap ones (the index's ids), `check` the costly ones (a
- * substring looked for in the text), run only on the rows a page examines (src/snippets/scan-window.ts); and the
+ * substring looked for in the text), run only on the rows a page examines (src/store/snippets/scan-window.ts); and the
  * index's condition worked out for each page, when it has one.
  */
 export interface SearchSql {

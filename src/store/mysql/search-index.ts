@@ -1,7 +1,7 @@
 // MySQL/MariaDB's search index (docs/search.md): for each snippet, one row of snippet_trigram_words holding a word for
 // every distinct trigram of its lowered title and code that a search looks up (src/store/mysql/trigram-words.ts),
 // under an InnoDB FULLTEXT index. The row is written in the transaction that saves the snippet and its revision
-// (src/snippets/writes.ts through Engine.searchEntry and indexSnippet), so Galera certifies and replicates it with the save, and a save
+// (src/store/snippets/writes.ts through Engine.searchEntry and indexSnippet), so Galera certifies and replicates it with the save, and a save
 // rolled back leaves no trace; deleting the snippet deletes it (the foreign key's cascade). A search term of three code
 // points or more names its likely rarest words; the snippets whose row holds them all are the candidates, which the
 // substring match verifies (MysqlEngine.search).

@@ -70,16 +70,22 @@ describe('the snippet field table', () => {
     expect([...form.matchAll(/<div class="field" data-field="([^"]+)">/g)].map((m) => m[1])).to.deep.equal(WRITABLE);
   });
 
-  it("is the model's attributes, and each stored field has its column in the migrated table", async () => {
+  it("is the model's attributes, and each stored field has its column in the migrated tables, the history's too", async () => {
     const attributes = testStore().models.Snippet.getAttributes();
     for (const [name, field] of FIELDS) {
       if (!isStored(field)) continue;
       expect(attributes, name).to.have.property(name);
       expect(attributes[name as keyof typeof attributes]!.field, name).to.equal(columnName(name));
     }
-    const columns = Object.keys(await testStore().sequelize.getQueryInterface().describeTable('snippets'));
+    const qi = testStore().sequelize.getQueryInterface();
+    const columns = Object.keys(await qi.describeTable('snippets'));
     expect(columns, 'a field of the table needs a migration that adds its column').to.include.members(
       STORED.map(columnName),
+    );
+    // Every save stores its writable fields in its revision too (src/store/snippets/columns.ts SAVED_NAMES).
+    const kept = Object.keys(await qi.describeTable('snippet_revisions'));
+    expect(kept, "a writable field's migration adds its column to snippet_revisions as well").to.include.members(
+      WRITABLE.map(columnName),
     );
   });
 });

@@ -88,3 +88,46 @@ describe('snippets router', () => {
     expect(await testStore().models.Snippet.findByPk(id)).to.equal(null);
   });
 });
+
+describe('snippets router and its store', () => {
+  beforeEach(() => resetDatabase());
+
+  it('reads and writes through ctx.runtime.store.snippets, the one interface of the snippets’ store', async () => {
+    const alice = await makeUser('alice');
+    const base = testRuntime();
+    const calls: string[] = [];
+    const stored = { id: 7, ownerId: alice.id, revision: 3, title: 't', code: 'c', linenos: false } as const;
+    const snippets = {
+      ...base.store.snippets,
+      byId: async (id: number) => {
+        calls.push(`byId ${id}`);
+        return {
+          snippet: {
+            id,
+            owner: 'nobody',
+            title: 'from the store',
+            code: 'c',
+            linenos: false,
+            language: 'python',
+            style: 'friendly',
+          },
+          revision: 3,
+        };
+      },
+      forWrite: async (id: number) => {
+        calls.push(`forWrite ${id}`);
+        return { ...stored, language: 'python', style: 'friendly' };
+      },
+      delete: async () => {
+        calls.push('delete');
+        return 'deleted' as const;
+      },
+    };
+    const runtime = { ...base, store: Object.assign(Object.create(base.store) as typeof base.store, { snippets }) };
+    const caller = createCaller(createContextInner({ runtime, user: alice }));
+    // No snippet 7 exists in the database: only the store handed in the context answers.
+    expect((await caller.snippets.get({ id: 7 })).title).to.equal('from the store');
+    await caller.snippets.delete({ id: 7 });
+    expect(calls).to.deep.equal(['byId 7', 'forWrite 7', 'delete']);
+  });
+});

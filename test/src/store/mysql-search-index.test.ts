@@ -9,7 +9,7 @@ import { QueryTypes } from 'sequelize';
 import { down, up } from '../../../src/migrations/0015-search-index';
 import { WORDS_TABLE } from '../../../src/store/mysql/search-index';
 import { tokenWidth, trigramWords } from '../../../src/store/mysql/trigram-words';
-import { selectionOf } from '../../../src/snippets/selection';
+import { selectionOf } from '../../../src/store/snippets/selection';
 import { writeTransaction } from '../../../src/store/transaction';
 import { cliInProcess } from '../../support/cli';
 import { makeUser, resetDatabase } from '../../support/db';

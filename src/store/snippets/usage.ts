@@ -1,10 +1,10 @@
 // A user's storage (docs/operations.md "Storage per user"): users.stored_bytes, the bytes of every revision their
 // snippets keep, changed in the transaction of each save and delete that changes them, and checked there against
 // USER_QUOTA_BYTES; and the biggest users, for `snippets usage`.
-import { OverQuota } from '../refusal';
-import type { Store } from '../store/database';
-import { select } from '../store/select';
-import type { Tx } from '../store/transaction';
+import { OverQuota } from '../../refusal';
+import type { Store } from '../database';
+import { select } from '../select';
+import type { Tx } from '../transaction';
 
 /**
  * Adds `delta` bytes to the owner's count. A growth that would pass the quota changes nothing and throws OverQuota

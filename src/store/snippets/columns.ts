@@ -1,8 +1,8 @@
 // The snippet table's fields in SQL: the column each is read from, and the values the drivers return converted back.
-import { columnName } from '../models/columns';
-import { SNIPPET_TABLE } from '../schemas/snippet-table';
-import { fieldsOf, isStored, isWritable } from '../schemas/table';
-import type { SnippetFields } from './schema';
+import { columnName } from '../../models/columns';
+import { SNIPPET_TABLE } from '../../schemas/snippet-table';
+import { fieldsOf, isStored, isWritable } from '../../schemas/table';
+import type { SnippetFields } from '../../snippets/schema';
 
 /** Every field, in the representation's order. */
 export const SNIPPET_FIELDS = fieldsOf(SNIPPET_TABLE);

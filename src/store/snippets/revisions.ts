@@ -1,12 +1,12 @@
 // Snippet revisions: every save's fields, numbered from 1 per snippet (docs/api.md "History"). Read here; written by
-// src/snippets/writes.ts in the transaction of the save itself.
-import { select } from '../store/select';
-import type { Store } from '../store/database';
-import type { Tx } from '../store/transaction';
-import type { Revision } from './revision';
-import type { SnippetFields } from './schema';
+// src/store/snippets/writes.ts in the transaction of the save itself.
+import { select } from '../select';
+import type { Store } from '../database';
+import type { Tx } from '../transaction';
+import type { Revision } from '../../snippets/revision';
+import type { SnippetFields } from '../../snippets/schema';
 import { placeholders, SAVED_COLUMNS, SAVED_NAMES, SAVED_SELECT, withBooleans, type RawRow } from './columns';
-import { rowBytes, rowsWithin } from '../store/page-budget';
+import { rowBytes, rowsWithin } from '../page-budget';
 
 const COLUMNS = `n AS revision, saved, ${SAVED_SELECT}`;
 

@@ -2,15 +2,15 @@
 // If-Match changes the row only while it is still at the revision the tag names, judged on the row locked in that
 // transaction.
 import { Op } from 'sequelize';
-import type { Snippet } from '../models';
-import type { Store } from '../store/database';
-import { ifMatchAllows } from './preconditions';
-import { SNIPPET_TABLE } from '../schemas/snippet-table';
-import type { SnippetFields } from './schema';
-import { fieldsOf, isWritable } from '../schemas/table';
+import type { Snippet } from '../../models';
+import type { Store } from '../database';
+import { ifMatchAllows } from '../../snippets/preconditions';
+import { SNIPPET_TABLE } from '../../schemas/snippet-table';
+import type { SnippetFields } from '../../snippets/schema';
+import { fieldsOf, isWritable } from '../../schemas/table';
 import { insertRevision, revisionBytes, snippetBytes } from './revisions';
 import { assertRoomFor, charge } from './usage';
-import { select } from '../store/select';
+import { select } from '../select';
 import {
   placeholders,
   SAVED_COLUMNS,
@@ -20,8 +20,8 @@ import {
   withBooleans,
   type RawRow,
 } from './columns';
-import { writeTransaction, type Tx } from '../store/transaction';
-import { WriteConflict } from '../store/errors';
+import { writeTransaction, type Tx } from '../transaction';
+import { WriteConflict } from '../errors';
 
 /** The fields an update may set (the owner comes from the caller, never from input); a create also needs the required ones. */
 export type SnippetWrite = Partial<SnippetFields>;

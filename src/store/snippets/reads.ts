@@ -1,15 +1,15 @@
 // Snippets as the API shows them, read straight from the tables a page at a time, owner names joined, `highlighted` never read.
-import type { Store } from '../store/database';
-import { select } from '../store/select';
-import type { Snippet } from './schema';
-import { columnName } from '../models/columns';
+import type { Store } from '../database';
+import { select } from '../select';
+import type { Snippet } from '../../snippets/schema';
+import { columnName } from '../../models/columns';
 import { SNIPPET_FIELDS, type RawRow } from './columns';
-import type { FieldSpec } from '../schemas/table';
+import type { FieldSpec } from '../../schemas/table';
 import { PLAIN_LIST, type ListSelection } from './selection';
-import type { Bounds } from '../store/search';
-import { rowBytes, rowsWithin } from '../store/page-budget';
+import type { Bounds } from '../search';
+import { rowBytes, rowsWithin } from '../page-budget';
 import { windowOf, type Window } from './scan-window';
-import { listOrder, pastKey, whereOf, type Key } from '../store/keyset';
+import { listOrder, pastKey, whereOf, type Key } from '../keyset';
 
 /** Where each key of the representation comes from: the snippet's column, or the joined owner's username. */
 const sqlOf = (name: string, field: FieldSpec) => (field.kind === 'owner' ? 'u.username' : `s.${columnName(name)}`);
@@ -88,7 +88,7 @@ function decodeCursor(store: Store, cursor: string): Key {
 }
 
 /**
- * The conditions of a page within `bounds`: a search's narrowed to its window (src/snippets/scan-window.ts), then to
+ * The conditions of a page within `bounds`: a search's narrowed to its window (src/store/snippets/scan-window.ts), then to
  * its index's matches, then its costly checks; `end` is where its window stops short of the list's end.
  */
 async function pageConditions(

@@ -1,9 +1,9 @@
 // The list's filters as SQL conditions on `snippets s`: owner, language, the creation window, and the search (its SQL
 // the engine's: docs/api.md, "Finding snippets"), with the list's direction and the key its cursors carry.
-import { filterKey, parseInstant, searchTerms, type SnippetFilters } from './query';
-import type { Store } from '../store/database';
-import type { ReadKind } from '../store/engine';
-import type { SearchIndexUse } from '../store/search';
+import { filterKey, parseInstant, searchTerms, type SnippetFilters } from '../../snippets/query';
+import type { Store } from '../database';
+import type { ReadKind } from '../engine';
+import type { SearchIndexUse } from '../search';
 
 /**
  * What a list selects and in which direction; `key` binds its cursors to it (none for the plain list). `index`, when
@@ -18,7 +18,7 @@ export interface ListSelection {
   key?: string;
   index?: SearchIndexUse;
   kind?: ReadKind;
-  /** A search's bound (src/snippets/scan-window.ts): the rows a page examines at most, and the checks run on those only. */
+  /** A search's bound (src/store/snippets/scan-window.ts): the rows a page examines at most, and the checks run on those only. */
   scan?: Scan;
 }
 

@@ -2,10 +2,10 @@
 // conditions, in list order from the page's position. The costly checks of its terms run on those rows alone, so a page
 // costs a bounded amount whatever it searches for; what lies past the window is its cursor's (docs/api.md, "Finding
 // snippets").
-import type { Store } from '../store/database';
-import { select } from '../store/select';
-import type { Bounds } from '../store/search';
-import { listOrder, pastKey, whereOf, type Key } from '../store/keyset';
+import type { Store } from '../database';
+import { select } from '../select';
+import type { Bounds } from '../search';
+import { listOrder, pastKey, whereOf, type Key } from '../keyset';
 import type { Scan } from './selection';
 
 /** A position in the list: the (created, id) of a snippet. */
