@@ -29,7 +29,7 @@ import {
 } from './schema';
 import { retryConflicts } from '../store/retry';
 import { selectionOf } from './selection';
-import { searchTerms } from './query';
+import { parseSearch } from './query';
 import type { Context } from '../context';
 import { authedProcedure, publicProcedure, router } from '../trpc';
 
@@ -50,9 +50,9 @@ const ownSnippetProcedure = authedProcedure.use(async ({ ctx, getRawInput, next 
  * a list without one is not.
  */
 const listProcedure = publicProcedure.input(SnippetListQuery).use(({ ctx, input, next }) => {
-  const terms = searchTerms(input?.search);
+  const terms = parseSearch(input?.search);
   const go = () => next({ ctx: { terms } });
-  return terms.length ? ctx.runtime.expensive.run(clientOf(ctx), go) : go();
+  return terms.all.length ? ctx.runtime.expensive.run(clientOf(ctx), go) : go();
 });
 
 export const snippetsRouter = router({
