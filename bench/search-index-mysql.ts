@@ -13,6 +13,7 @@ import { LOWERED } from '../src/store/mysql/search-index';
 import { trigramWords } from '../src/store/mysql/trigram-words';
 import { RARE_TERM, seedMysql, writeCode } from './search-seed';
 import { markdownTable } from './table';
+import { parseSearch } from '../src/snippets/query';
 
 const COUNT = Number(process.env.BENCH_SEARCH_SNIPPETS ?? 100000);
 /** Transactions per write measure and round, on 4 connections. */
@@ -148,7 +149,7 @@ async function main(): Promise<void> {
   const built = await size();
 
   // The rare term's page, as the service reads it (MysqlEngine.search: the index's candidates, verified).
-  const search = await store.engine.search([RARE_TERM]);
+  const search = await store.engine.search(parseSearch(RARE_TERM));
   const page = `SELECT s.id FROM snippets s STRAIGHT_JOIN users u ON u.id = s.owner_id WHERE ${[...search.where, ...search.check].join(' AND ')} ORDER BY s.created, s.id LIMIT 101`;
   const params = [...search.params, ...search.checkParams];
   const rareLoad = load();

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { isLanguage } from '../highlight';
 import { charLength, text } from '../schemas/fields';
 import { NOT_A_STRING } from '../schemas/messages';
+import type { SearchTerms } from '../store/search';
 
 export const MAX_SEARCH = 1000;
 export const MAX_TERMS = 20;
@@ -59,6 +60,12 @@ export function searchTerms(search: string | undefined): string[] {
   if (!search) return [];
   // A phrase with nothing but blanks in it (`""`) is the literal quotes.
   return [...search.matchAll(/"([^"]*)"(?=\s|$)|\S+/gu)].map((m) => (m[1]?.trim() ? m[1] : m[0]));
+}
+
+/** The search text split once, its terms sorted by length (SearchTerms): what a list's procedure passes down. */
+export function parseSearch(search: string | undefined): SearchTerms {
+  const all = searchTerms(search);
+  return { all, long: all.filter((t) => !isShortTerm(t)), short: all.filter(isShortTerm) };
 }
 
 const search = text(MAX_SEARCH, { blank: true }).refine((s) => searchTerms(s).length <= MAX_TERMS, {
@@ -121,7 +128,10 @@ function normalized(filters: SnippetFilters, terms: readonly string[]): Record<s
  * The key a cursor carries so that it is only read with the filters and ordering it was made for; undefined for the
  * plain list, whose cursors stay as they were before filters existed.
  */
-export function filterKey(filters: SnippetFilters, terms = searchTerms(filters.search)): string | undefined {
+export function filterKey(
+  filters: SnippetFilters,
+  terms: readonly string[] = searchTerms(filters.search),
+): string | undefined {
   const norm = normalized(filters, terms);
   if (!Object.keys(norm).length) return undefined;
   return createHash('sha256').update(JSON.stringify(norm)).digest('base64url').slice(0, 16);

@@ -19,7 +19,8 @@ import {
   SnippetUpdate,
 } from './schema';
 import { retryConflicts } from '../store/retry';
-import { searchTerms } from './query';
+import type { SearchTerms } from '../store/search';
+import { parseSearch } from './query';
 import type { Context } from '../context';
 import { authedProcedure, publicProcedure, router } from '../trpc';
 
@@ -40,9 +41,9 @@ const ownSnippetProcedure = authedProcedure.use(async ({ ctx, getRawInput, next 
  * a list without one is not.
  */
 const listProcedure = publicProcedure.input(SnippetListQuery).use(({ ctx, input, next }) => {
-  const terms = searchTerms(input?.search);
+  const terms = parseSearch(input?.search);
   const go = () => next({ ctx: { terms } });
-  return terms.length ? ctx.runtime.expensive.run(clientOf(ctx), go) : go();
+  return terms.all.length ? ctx.runtime.expensive.run(clientOf(ctx), go) : go();
 });
 
 export const snippetsRouter = router({
@@ -214,7 +215,7 @@ export const snippetsRouter = router({
 });
 
 /** The list the query asks for, its terms as the list procedure split them. */
-function listQuery(ctx: Context & { terms: string[] }, input: SnippetListQuery): ListQuery {
+function listQuery(ctx: Context & { terms: SearchTerms }, input: SnippetListQuery): ListQuery {
   return { filters: input ?? {}, terms: ctx.terms, scanRows: ctx.runtime.config.SEARCH_SCAN_ROWS };
 }
 

@@ -3,7 +3,7 @@
 // runs on (migrations aside: they describe each engine's schema).
 import type { Sequelize } from 'sequelize';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { SearchSql } from './search';
+import type { SearchSql, SearchTerms } from './search';
 
 /** /readyz's read of a table the API reads (each engine runs it its own way): the table exists, the connection reads it. */
 export const READINESS_READ = 'SELECT id FROM snippets ORDER BY id LIMIT 1';
@@ -66,7 +66,7 @@ export interface Engine {
   /** An INSERT of `columns` that updates the other columns when a row with the same `key` is there. */
   upsert(table: string, key: string, columns: readonly string[]): string;
   /** The conditions on `snippets s` that a snippet list's search terms put (docs/api.md, "Finding snippets"). */
-  search(terms: readonly string[]): Promise<SearchSql>;
+  search(terms: SearchTerms): Promise<SearchSql>;
   /**
    * What indexSnippet writes for a snippet's title and code, worked out before its transaction, where the engine's
    * search index is not kept by the database itself (MySQL/MariaDB's row of trigram words, docs/search.md; SQLite's

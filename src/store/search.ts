@@ -1,5 +1,16 @@
 // What a snippet list's search hands the list, on every engine (each engine's store writes its own SQL for it).
 
+/**
+ * A search text split into its terms once (src/snippets/query.ts parseSearch), and the terms sorted once by what can
+ * answer them: `long` (three code points or more) a trigram index, `short` a substring check alone. The list's
+ * procedure splits it, and the selection, the cursor's key and the engine take this value.
+ */
+export interface SearchTerms {
+  all: readonly string[];
+  long: readonly string[];
+  short: readonly string[];
+}
+
 /** A condition on `snippets s` with its parameters. */
 export interface Condition {
   where: string;

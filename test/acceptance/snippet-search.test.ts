@@ -203,6 +203,23 @@ describe('GET /snippets/ with filters and search', () => {
       expect(await search('"o w"')).to.deep.equal(['hello world']);
     });
 
+    it('hands the engine the search split once, its terms sorted by what can answer them', async () => {
+      await store([{ code: 'hello world' }]);
+      const engine = testStore().engine;
+      const { search: engineSearch } = engine;
+      const asked: unknown[] = [];
+      engine.search = (terms) => {
+        asked.push(terms);
+        return engineSearch.call(engine, terms);
+      };
+      try {
+        expect(await search('ll  "o w" world')).to.deep.equal(['hello world']);
+      } finally {
+        engine.search = engineSearch;
+      }
+      expect(asked).to.deep.equal([{ all: ['ll', 'o w', 'world'], long: ['o w', 'world'], short: ['ll'] }]);
+    });
+
     it('finds terms of one and two characters', async () => {
       await store([{ code: 'x = 1' }, { code: 'y = 2' }, { code: 'if a:' }, { code: 'IF' }]);
       expect(await search('1')).to.deep.equal(['x = 1']);

@@ -9,7 +9,7 @@ import { statementStop, stoppable } from '../cancellation';
 import type { CounterOptions, Engine, ReadKind, Readiness, Tx } from '../engine';
 import { mysql2WithDeadline, withDeadline, withoutStatementDeadline } from '../mysql-deadline';
 import { Killer } from '../mysql-kill';
-import type { SearchSql } from '../search';
+import type { SearchSql, SearchTerms } from '../search';
 import { MIGRATION_WAIT_SECONDS, withMysqlLock } from './migration-lock';
 import { mysqlReadiness } from './readiness';
 import {
@@ -227,16 +227,16 @@ export class MysqlEngine implements Engine {
    * Every term looked for in the lowered title and code, among the candidates of the trigram index when a term names
    * its words (three code points or more, not of common characters only: docs/search.md).
    */
-  async search(terms: readonly string[]): Promise<SearchSql> {
+  async search(terms: SearchTerms): Promise<SearchSql> {
     const check: string[] = [];
     const checkParams: unknown[] = [];
-    for (const term of terms) {
+    for (const term of terms.all) {
       check.push('(INSTR(LOWER(s.title), LOWER(?)) > 0 OR INSTR(LOWER(s.code), LOWER(?)) > 0)');
       checkParams.push(term, term);
     }
     const lower = async (text: string) =>
       (await this.select<{ lowered: string }>('SELECT LOWER(?) AS lowered', [text], 'search'))[0]!.lowered;
-    const index = await searchIndexCondition(this.sequelize, lower, terms);
+    const index = await searchIndexCondition(this.sequelize, lower, terms.long);
     return { where: index ? [index.where] : [], params: index ? index.params : [], check, checkParams };
   }
 

@@ -107,7 +107,7 @@ export function addIndexHooks(sequelize: Sequelize): void {
 
 /**
  * The condition that narrows a search to the snippets whose row holds the likely rarest trigram words of each term of
- * three code points or more; undefined when no term names one (each is shorter, or of common characters only: InnoDB
+ * three code points or more (`long`, SearchTerms'); undefined when no term names one (each is shorter, or of common characters only: InnoDB
  * reads a FULLTEXT word's whole list, and reading the snippets in list order finds a page of a common term sooner).
  * The terms are lowered by the server as the substring match lowers them (one statement for all), then looked up in
  * boolean mode: `+w1 +w2 …`, every word required.
@@ -115,9 +115,8 @@ export function addIndexHooks(sequelize: Sequelize): void {
 export async function searchIndexCondition(
   sequelize: Sequelize,
   lower: (texts: string) => Promise<string>,
-  terms: readonly string[],
+  long: readonly string[],
 ): Promise<Condition | undefined> {
-  const long = terms.filter((t) => [...t].length >= 3);
   if (!long.length) return undefined;
   const width = await widthOf(sequelize);
   const lowered = JSON.parse(await lower(JSON.stringify(long))) as string[];

@@ -2,6 +2,7 @@
 // The procedures reach it as ctx.runtime.store.snippets (src/runtime.ts), so a request reads router → this store →
 // the engine's driver (src/store/sqlite/, src/store/mysql/).
 import type { Store } from '../database';
+import type { SearchTerms } from '../search';
 import type { Revision } from '../../snippets/revision';
 import type { SnippetFilters } from '../../snippets/query';
 import type { Snippet, SnippetFields, SnippetPage } from '../../snippets/schema';
@@ -25,7 +26,7 @@ export type { StoredSnippet, WriteRefused } from './writes';
 /** A list's filters, its search terms (split once: src/snippets/query.ts) and the rows a search page examines at most. */
 export interface ListQuery {
   filters: SnippetFilters;
-  terms: string[];
+  terms: SearchTerms;
   scanRows: number;
 }
 

@@ -1,9 +1,9 @@
 // The list's filters as SQL conditions on `snippets s`: owner, language, the creation window, and the search (its SQL
 // the engine's: docs/api.md, "Finding snippets"), with the list's direction and the key its cursors carry.
-import { filterKey, parseInstant, searchTerms, type SnippetFilters } from '../../snippets/query';
+import { filterKey, parseInstant, parseSearch, type SnippetFilters } from '../../snippets/query';
 import type { Store } from '../database';
 import type { ReadKind } from '../engine';
-import type { SearchIndexUse } from '../search';
+import type { SearchIndexUse, SearchTerms } from '../search';
 
 /**
  * What a list selects and in which direction; `key` binds its cursors to it (none for the plain list). `index`, when
@@ -40,12 +40,13 @@ export const PLAIN_LIST: ListSelection = { where: [], params: [], descending: fa
 
 /**
  * The selection the procedure's filters ask for; the plain list when they ask for nothing. A search's pages examine
- * at most `scanRows` snippets each.
+ * at most `scanRows` snippets each. `terms`: the search text as the procedure split it (once: the engine and the
+ * cursor's key take these).
  */
 export async function selectionOf(
   store: Store,
   filters: SnippetFilters,
-  terms = searchTerms(filters.search),
+  terms: SearchTerms = parseSearch(filters.search),
   scanRows = SCAN_ROWS,
 ): Promise<ListSelection> {
   const where: string[] = [];
@@ -75,9 +76,9 @@ export async function selectionOf(
     where,
     params,
     descending: filters.ordering === '-created',
-    key: filterKey(filters, terms),
+    key: filterKey(filters, terms.all),
     index: search.index,
-    kind: terms.length ? 'search' : 'read',
-    scan: terms.length ? { rows: scanRows, check: search.check, params: search.checkParams } : undefined,
+    kind: terms.all.length ? 'search' : 'read',
+    scan: terms.all.length ? { rows: scanRows, check: search.check, params: search.checkParams } : undefined,
   };
 }

@@ -120,10 +120,12 @@ export async function updateSnippet(
     if (!ifMatchAllows(ifMatch, basis.revision)) return 'precondition';
     const next = { ...savedFieldsOf(basis), ...fields } as SavedFields;
     const key = JSON.stringify(next);
+    const textChanges = (from: SavedFields) => next.title !== from.title || next.code !== from.code;
     if (rendered?.key !== key) {
+      // The search index's entry only for a new title or code: an update of other fields pays nothing for it.
       const [html, entry] = await Promise.all([
         store.models.Snippet.render(next),
-        store.engine.searchEntry?.(next.title, next.code),
+        textChanges(basis) ? store.engine.searchEntry?.(next.title, next.code) : undefined,
       ]);
       rendered = { key, html, entry };
     }
@@ -133,9 +135,12 @@ export async function updateSnippet(
       const revision = from.revision + 1;
       if (!(await tx.change(UPDATE_SQL, [...SAVED_NAMES.map((f) => next[f]), html, revision, from.id, from.revision])))
         return false;
-      // The search index, where the engine keeps it, when the text changed (docs/search.md).
-      if (entry !== undefined && (next.title !== from.title || next.code !== from.code))
-        await store.engine.indexSnippet?.(tx, from.id, entry);
+      // The search index, where the engine keeps it, when the text changed (docs/search.md); the entry is worked out
+      // here only when another save changed the text under this one, which sets it back to the text it started from.
+      const indexed = textChanges(from)
+        ? (entry ?? (await store.engine.searchEntry?.(next.title, next.code)))
+        : undefined;
+      if (indexed !== undefined) await store.engine.indexSnippet?.(tx, from.id, indexed);
       await charge(store, tx, from.ownerId, await insertRevision(store, tx, from.id, revision, now, next));
       return true;
     };

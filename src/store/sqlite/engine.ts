@@ -11,6 +11,7 @@ import { READINESS_READ, type Engine, type ReadKind, type Readiness, type Tx } f
 import { Gate } from '../gate';
 import { writerLine } from '../write-turn-gate';
 import { sqliteSearch } from './search';
+import type { SearchTerms } from '../search';
 import { StatementCache } from './statements';
 import { exec, sqliteTransaction, storedTime, writerStatements } from './transaction';
 
@@ -303,7 +304,7 @@ export class SqliteEngine implements Engine {
     return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ON CONFLICT(${key}) DO UPDATE SET ${others.map((c) => `${c} = excluded.${c}`).join(', ')}`;
   }
 
-  search(terms: readonly string[]) {
+  search(terms: SearchTerms) {
     return sqliteSearch((sql, params) => this.select(sql, params, 'search', false), terms);
   }
 

@@ -3,10 +3,9 @@
 // it finds (./long-terms.ts); shorter ones by instr() on the rows left. A selective query hands the list
 // the ids of its matches; a common one is read along the list's order, window by window, each window's matches asked
 // of the index by rowid range. Every statement here runs on the search lane (src/store/sqlite/engine.ts).
-import { isShortTerm } from '../../snippets/query';
 import { listOrder, pastKey, whereOf, type Key } from '../keyset';
 import { termCheck, trigramQuery } from './long-terms';
-import type { Bounds, Condition, SearchIndexUse, SearchSql } from '../search';
+import type { Bounds, Condition, SearchIndexUse, SearchSql, SearchTerms } from '../search';
 
 /** A SELECT on the search lane. */
 type Select = <T extends object>(sql: string, params: readonly unknown[]) => Promise<T[]>;
@@ -46,13 +45,12 @@ function caseVariants(term: string): string[] {
  * The search's conditions: the index's for the terms of three characters or more (each asked by its trigrams and
  * checked whole on the rows they find: ./long-terms.ts), instr()'s checks for the short ones.
  */
-export async function sqliteSearch(select: Select, terms: readonly string[]): Promise<SearchSql> {
+export async function sqliteSearch(select: Select, { long, short }: SearchTerms): Promise<SearchSql> {
   const where: string[] = [];
   const params: unknown[] = [];
   const check: string[] = [];
   const checkParams: unknown[] = [];
   let index: SearchIndexUse | undefined;
-  const long = terms.filter((t) => !isShortTerm(t));
   const checks = long.map(termCheck);
   const whole: Condition = {
     where: checks.map((c) => c.where).join(' AND '),
@@ -68,7 +66,7 @@ export async function sqliteSearch(select: Select, terms: readonly string[]): Pr
     check.push(whole.where);
     checkParams.push(...whole.params);
   }
-  for (const term of terms.filter(isShortTerm)) {
+  for (const term of short) {
     const variants = caseVariants(term);
     check.push(`(${variants.map(() => 'instr(s.title, ?) > 0 OR instr(s.code, ?) > 0').join(' OR ')})`);
     for (const v of variants) checkParams.push(v, v);

@@ -85,6 +85,35 @@ describe('search index, kept with every save (both engines)', () => {
     expect(await found('café')).to.deep.equal([]);
   });
 
+  it('costs an update that leaves the title and code as they are nothing: no words worked out, no index written', async () => {
+    const a = await create('def zq_style(): pass', 'Styled');
+    // Counted where writes.ts asks the engine for them (SQLite has neither: counting stand-ins there).
+    const engine = testStore().engine;
+    const { searchEntry, indexSnippet } = engine;
+    const calls: string[] = [];
+    engine.searchEntry = (title, code) => {
+      calls.push('searchEntry');
+      return searchEntry ? searchEntry.call(engine, title, code) : Promise.resolve('');
+    };
+    engine.indexSnippet = (tx, id, entry) => {
+      calls.push('indexSnippet');
+      return indexSnippet ? indexSnippet.call(engine, tx, id, entry) : Promise.resolve();
+    };
+    try {
+      const put = (fields: object) => api().put(`/snippets/${a.id}/`).set(as).send(fields).expect(200);
+      await put({ code: 'def zq_style(): pass', title: 'Styled', style: 'monokai', linenos: true });
+      await put({ code: 'def zq_style(): pass', title: 'Styled', language: 'text' });
+      expect(calls).to.deep.equal([]);
+      await put({ code: 'def zq_style(): pass', title: 'Restyled' });
+      expect(calls).to.deep.equal(['searchEntry', 'indexSnippet']);
+    } finally {
+      engine.searchEntry = searchEntry;
+      engine.indexSnippet = indexSnippet;
+    }
+    await expectExact();
+    expect(await found('restyled')).to.deep.equal(['def zq_style(): pass']);
+  });
+
   it('leaves no trace of a save rolled back (an update past the quota)', async () => {
     const a = await create('before the refused save');
     const saved = testStore().quotaBytes;
