@@ -1,15 +1,16 @@
 // `npm run bench:compare -- DIR`: this build against another checkout's build (DIR/dist), in one run: each on a fresh
 // SQLite database seeded alike, throttling on (at rates never reached, so its counters work on every request), a read
 // of one snippet, the list, a Token create and a Token update taken in turns (A B A B …), so that a machine busy with
-// something else slows both alike; WEB_CONCURRENCY passes through. Prints each build's median req/s, the ratio, and
-// the median p99. With BENCH_DATABASE_URL (mysql://, a database whose tables may be dropped: its name says bench or
+// something else slows both alike; WEB_CONCURRENCY passes through. Prints each build's median req/s, the ratio, the
+// median p99, and the service's CPU per request (its processes' /proc utime + stime over the requests answered: on a
+// busy machine the rates and p99s are the run queue's, the CPU per request is still the build's). With BENCH_DATABASE_URL (mysql://, a database whose tables may be dropped: its name says bench or
 // test, or BENCH_EMPTY_DATABASE=yes), on it instead: one build after the other, its tables dropped before each.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
-import { runScenario, type Scenario } from './load';
+import { cpuSeconds, runScenario, type Scenario } from './load';
 import { ROOT, stop, waitForHttp, withThrottles } from './service';
 import { markdownTable } from './table';
 
@@ -124,15 +125,19 @@ async function main(): Promise<void> {
       body: CREATE,
     },
   ];
-  const results = new Map<string, { rps: number; p99: number; errors: number }[]>();
+  const results = new Map<string, { rps: number; p99: number; errors: number; cpuMs: number }[]>();
   const measure = async (build: Build, s: number, round: number) => {
     const scenario = scenarios(build)[s]!;
     process.stderr.write(
       `bench:compare round ${round + 1}/${ROUNDS}: ${build.name} ${scenario.name} (${DURATION} s)…\n`,
     );
+    const cpuBefore = cpuSeconds(build.service!.pid!);
     const result = await runScenario(scenario, [build.service!.pid!], { connections: CONNECTIONS, duration: DURATION });
+    // The service's CPU per answered request: what a busy machine's run queue does not change, unlike the rates.
+    const answered = Math.max(1, result.rps * DURATION);
+    const cpuMs = ((cpuSeconds(build.service!.pid!) - cpuBefore) * 1000) / answered;
     const key = `${scenario.name}\0${build.name}`;
-    results.set(key, [...(results.get(key) ?? []), result]);
+    results.set(key, [...(results.get(key) ?? []), { ...result, cpuMs }]);
   };
   const count = scenarios(builds[0]!).length;
   try {
@@ -160,6 +165,7 @@ async function main(): Promise<void> {
         'this / other',
         'p99 other → this (ms)',
         'non-2xx other / this',
+        'service CPU ms/request other → this',
       ],
     ];
     for (const scenario of scenarios(builds[0]!)) {
@@ -167,6 +173,7 @@ async function main(): Promise<void> {
       const rps = [a!, b!].map((r) => median(r.map((x) => x.rps)));
       const p99 = [a!, b!].map((r) => median(r.map((x) => x.p99)));
       const errors = [a!, b!].map((r) => r.reduce((sum, x) => sum + x.errors, 0));
+      const cpu = [a!, b!].map((r) => median(r.map((x) => x.cpuMs)));
       rows.push([
         scenario.name,
         rps[0]!.toFixed(0),
@@ -174,6 +181,7 @@ async function main(): Promise<void> {
         `${((rps[1]! / rps[0]!) * 100).toFixed(1)}%`,
         `${p99[0]} → ${p99[1]}`,
         `${errors[0]} / ${errors[1]}`,
+        `${cpu[0]!.toFixed(2)} → ${cpu[1]!.toFixed(2)}`,
       ]);
     }
     const processes = Number(process.env.WEB_CONCURRENCY || 1);

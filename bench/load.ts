@@ -33,6 +33,21 @@ function withDescendants(pid: number): number[] {
   return [pid, ...children.flatMap(withDescendants)];
 }
 
+/** CPU seconds (user + system) a process tree has used so far: /proc/PID/stat's utime and stime, in clock ticks. */
+export function cpuSeconds(pid: number): number {
+  let ticks = 0;
+  for (const p of withDescendants(pid)) {
+    try {
+      // The fields after the command's closing parenthesis; utime and stime are the 14th and 15th of the line.
+      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return ticks / 100; // USER_HZ, 100 on Linux
+}
+
 /** Resident memory of a process tree, in MB. */
 export function rssMb(pid: number): number {
   let kb = 0;

@@ -13,7 +13,8 @@ import { writerLine } from '../write-turn-gate';
 import { sqliteSearch } from './search';
 import type { SearchTerms } from '../search';
 import { StatementCache } from './statements';
-import { exec, sqliteTransaction, storedTime, writerStatements } from './transaction';
+import { GroupCommit } from './group-commit';
+import { exec, storedTime, writerStatements } from './transaction';
 
 type SqliteConfig = Partial<
   Pick<
@@ -164,8 +165,11 @@ export class SqliteEngine implements Engine {
     }
   }
 
+  /** The writes that queue meanwhile commit together, each in its savepoint (src/store/sqlite/group-commit.ts). */
+  private readonly groups = new GroupCommit((run) => this.holdWriter(run));
+
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.holdWriter((db) => sqliteTransaction(db, work));
+    return this.groups.transaction(work);
   }
 
   /**

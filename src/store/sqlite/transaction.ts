@@ -1,5 +1,6 @@
-// SQLite's transaction of writes: on the writer connection, held throughout, opened with BEGIN IMMEDIATE so that the
-// write lock is taken (or waited for, under the busy timeout) at the start, never refused half-way.
+// SQLite's transaction statements: on the writer connection, held throughout a group of transactions opened with
+// BEGIN IMMEDIATE, so that the write lock is taken (or waited for, under the busy timeout) at the start, never refused
+// half-way (src/store/sqlite/group-commit.ts).
 import type sqlite3 from 'sqlite3';
 import type { Tx } from '../engine';
 import { StatementCache } from './statements';
@@ -14,7 +15,8 @@ const bound = (params: readonly unknown[]) => params.map((p) => (p instanceof Da
 /** Statements prepared once per connection and kept, as the readers' SELECTs are (src/store/sqlite/engine.ts). */
 export const writerStatements = new StatementCache();
 
-function sqliteTx(db: sqlite3.Database): Tx {
+/** The statements of a transaction on `db`, the writer connection (prepared once and kept). */
+export function sqliteTx(db: sqlite3.Database): Tx {
   const run = async (sql: string, params: readonly unknown[]) => {
     const stmt = await writerStatements.get(db, sql);
     return new Promise<{ lastID: number; changes: number }>((resolve, reject) =>
@@ -38,18 +40,4 @@ function sqliteTx(db: sqlite3.Database): Tx {
 
 export function exec(db: sqlite3.Database, sql: string): Promise<void> {
   return new Promise((resolve, reject) => db.exec(sql, (err) => (err ? reject(err) : resolve())));
-}
-
-/** Runs `work` in one transaction on `db`, the writer connection its caller holds (SqliteEngine.holdWriter). */
-export async function sqliteTransaction<T>(db: sqlite3.Database, work: (tx: Tx) => Promise<T>): Promise<T> {
-  await exec(db, 'BEGIN IMMEDIATE');
-  try {
-    const result = await work(sqliteTx(db));
-    await exec(db, 'COMMIT');
-    return result;
-  } catch (err) {
-    // A failed COMMIT leaves the transaction open too: the next writer must not find it.
-    await exec(db, 'ROLLBACK').catch(() => {});
-    throw err;
-  }
 }
