@@ -5,6 +5,7 @@ import sqlite3 from 'sqlite3';
 import { api, basic } from '../support/http';
 import { makeUser, resetDatabase } from '../support/db';
 import { csrfFrom } from '../support/pages';
+import { sameDatabase, serviceInProcess } from '../support/in-process';
 import { MAIN, runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
 import { suiteLogRecords } from '../support/log';
 import { createLogger } from '../../src/log';
@@ -141,9 +142,13 @@ describe('the service log', function () {
     }
   });
 
+  // What is logged at a level is the logger's and the app's, not the process's: the service in the test's process, with
+  // the service's logger (src/log.ts) at warn, writing its lines where the test reads them.
   it('at LOG_LEVEL=warn: a 500 is one error record with its stack and request id; 2xx, 4xx and probes are not logged', async () => {
     const env = serviceEnv({ LOG_LEVEL: 'warn' });
-    service = await startService(env, { capture: true });
+    const lines: string[] = [];
+    const log = createLogger('warn', { write: (line: string) => void lines.push(line) });
+    const service = await serviceInProcess({ ...sameDatabase(env), LOG_LEVEL: 'warn' }, log);
     expect((await fetch(`${service.base}/snippets/`)).status).to.equal(200);
     // A real fault: the table goes away under the running service (as a botched manual migration would do).
     const file = env.DATABASE_URL!.replace(/^sqlite:/, '');
@@ -160,8 +165,8 @@ describe('the service log', function () {
     expect(trpc.status).to.equal(500);
     expect((await fetch(`${service.base}/nowhere/`)).status).to.equal(404); // at info: not logged
 
-    await stopService(service);
-    const all = records(service);
+    await service.close();
+    const all = lines.map((line) => JSON.parse(line) as LogRecord);
     expect(all.map((r) => [r.path, r.status, r.level])).to.deep.equal([
       ['/snippets/', 500, 'error'],
       ['/snippets/999/', 500, 'error'],
