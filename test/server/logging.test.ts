@@ -220,8 +220,12 @@ describe('the service log', function () {
 
   it('on a terminal: pretty lines, not JSON', async function () {
     const env = serviceEnv({ LOG_LEVEL: 'info', PORT: '0' });
-    // script(1) gives the service a pseudo-terminal for its stdout; it stops at once (SIGTERM to itself).
-    const command = `${process.execPath} -e "require('${MAIN}'); setTimeout(() => process.kill(process.pid, 'SIGTERM'), 3000)"`;
+    // script(1) gives the service a pseudo-terminal for its stdout. It stops itself (SIGTERM) once its server listens,
+    // after the line that says so (a fixed 3 s wait was shorter than a start at a load average of 30).
+    const stopOnListening =
+      "const net = require('node:net'); const listen = net.Server.prototype.listen; " +
+      "net.Server.prototype.listen = function (...args) { this.once('listening', () => setImmediate(() => process.kill(process.pid, 'SIGTERM'))); return listen.apply(this, args); };";
+    const command = `${process.execPath} -e "${stopOnListening} require('${MAIN}');"`;
     const out = await new Promise<string>((resolve) => {
       const child = spawn('script', ['-qec', command, '/dev/null'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
       let text = '';
