@@ -5,6 +5,7 @@ import sqlite3 from 'sqlite3';
 import { api, basic } from '../support/http';
 import { makeUser, resetDatabase } from '../support/db';
 import { csrfFrom } from '../support/pages';
+import { sameDatabase, serviceInProcess } from '../support/in-process';
 import { MAIN, runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
 import { suiteLogRecords } from '../support/log';
 import { createLogger } from '../../src/log';
@@ -141,9 +142,13 @@ describe('the service log', function () {
     }
   });
 
+  // What is logged at a level is the logger's and the app's, not the process's: the service in the test's process, with
+  // the service's logger (src/log.ts) at warn, writing its lines where the test reads them.
   it('at LOG_LEVEL=warn: a 500 is one error record with its stack and request id; 2xx, 4xx and probes are not logged', async () => {
     const env = serviceEnv({ LOG_LEVEL: 'warn' });
-    service = await startService(env, { capture: true });
+    const lines: string[] = [];
+    const log = createLogger('warn', { write: (line: string) => void lines.push(line) });
+    const service = await serviceInProcess({ ...sameDatabase(env), LOG_LEVEL: 'warn' }, log);
     expect((await fetch(`${service.base}/snippets/`)).status).to.equal(200);
     // A real fault: the table goes away under the running service (as a botched manual migration would do).
     const file = env.DATABASE_URL!.replace(/^sqlite:/, '');
@@ -160,8 +165,8 @@ describe('the service log', function () {
     expect(trpc.status).to.equal(500);
     expect((await fetch(`${service.base}/nowhere/`)).status).to.equal(404); // at info: not logged
 
-    await stopService(service);
-    const all = records(service);
+    await service.close();
+    const all = lines.map((line) => JSON.parse(line) as LogRecord);
     expect(all.map((r) => [r.path, r.status, r.level])).to.deep.equal([
       ['/snippets/', 500, 'error'],
       ['/snippets/999/', 500, 'error'],
@@ -215,8 +220,12 @@ describe('the service log', function () {
 
   it('on a terminal: pretty lines, not JSON', async function () {
     const env = serviceEnv({ LOG_LEVEL: 'info', PORT: '0' });
-    // script(1) gives the service a pseudo-terminal for its stdout; it stops at once (SIGTERM to itself).
-    const command = `${process.execPath} -e "require('${MAIN}'); setTimeout(() => process.kill(process.pid, 'SIGTERM'), 3000)"`;
+    // script(1) gives the service a pseudo-terminal for its stdout. It stops itself (SIGTERM) once its server listens,
+    // after the line that says so (a fixed 3 s wait was shorter than a start at a load average of 30).
+    const stopOnListening =
+      "const net = require('node:net'); const listen = net.Server.prototype.listen; " +
+      "net.Server.prototype.listen = function (...args) { this.once('listening', () => setImmediate(() => process.kill(process.pid, 'SIGTERM'))); return listen.apply(this, args); };";
+    const command = `${process.execPath} -e "${stopOnListening} require('${MAIN}');"`;
     const out = await new Promise<string>((resolve) => {
       const child = spawn('script', ['-qec', command, '/dev/null'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
       let text = '';

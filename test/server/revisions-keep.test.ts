@@ -1,6 +1,11 @@
-// SNIPPET_REVISIONS_KEEP: a snippet keeps that many revisions, the oldest dropped at each save; numbering goes on.
+// SNIPPET_REVISIONS_KEEP: a snippet keeps that many revisions, the oldest dropped at each save; numbering goes on. The
+// setting goes the way a service's does (its configuration, the runtime and store built from it), to a service in the
+// test's process (support/in-process.ts) on the suite's database: the setting is what is tested, not the process (a
+// spawned one took 38 s of a busy machine to start and serve this test, 2026-11-26).
 import { expect } from 'chai';
-import { runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
+import { createUser } from '../../src/auth/users';
+import { resetDatabase } from '../support/db';
+import { serviceInProcess, type InProcessService } from '../support/in-process';
 
 const AUTH = {
   Authorization: `Basic ${Buffer.from('alice:alicepass').toString('base64')}`,
@@ -9,15 +14,13 @@ const AUTH = {
 
 describe('SNIPPET_REVISIONS_KEEP=2', function () {
   this.timeout(600_000);
-  let service: ServiceProcess | undefined;
-  after(async () => {
-    if (service) await stopService(service);
-  });
+  let service: InProcessService | undefined;
+  after(async () => service?.close());
 
   it('keeps the two newest revisions of each snippet; the older ones answer 404 and cannot be diffed from', async () => {
-    const env = serviceEnv({ SNIPPET_REVISIONS_KEEP: '2' });
-    await runCli(env, 'createuser', 'alice', '--password', 'alicepass');
-    service = await startService(env);
+    await resetDatabase();
+    service = await serviceInProcess({ SNIPPET_REVISIONS_KEEP: '2' });
+    await createUser(service.runtime.store, 'alice', 'alicepass', { iterations: 1000 });
     const base = service.base;
     const created = await fetch(`${base}/snippets/`, {
       method: 'POST',

@@ -1,9 +1,13 @@
 // A user's lifecycle from the CLI, seen over HTTP by a running service: a deactivated user authenticates by no scheme.
+// The commands run as `snippets` runs them (runCommandLine, with a runtime of their own), the service in the test's
+// process (support/in-process.ts) with a runtime of its own on the same SQLite file: its caches are not the commands',
+// as a spawned service's are not, without the seconds a process costs to start.
 import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
 import OAuth from 'oauth-1.0a';
+import { sameDatabase, serviceInProcess, type InProcessService } from '../../support/in-process';
 import { csrfFrom, loginThroughForm } from '../../support/pages';
-import { runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../../support/process';
+import { runCli, serviceEnv } from '../../support/process';
 
 /** `key=value` lines as the CLI prints credentials. */
 const lines = (out: string) =>
@@ -11,8 +15,8 @@ const lines = (out: string) =>
 
 describe('deactivateuser and activateuser, over HTTP', function () {
   this.timeout(600_000);
-  let service: ServiceProcess | undefined;
-  after(async () => service && stopService(service));
+  let service: InProcessService | undefined;
+  after(async () => service?.close());
 
   it('a deactivated user gets 401 by Basic, Token, OAuth 2.0, OAuth 1.0a and session, and no new credential; activated, all work again', async () => {
     const env = serviceEnv({ AUTH_SCHEMES: 'basic,session,token,oauth2,oauth1', THROTTLE_LOGIN: '1000/minute' });
@@ -21,7 +25,11 @@ describe('deactivateuser and activateuser, over HTTP', function () {
     await runCli(env, 'createclient', 'app', '--client-id', 'app-client', '--client-secret', 'app-client-secret');
     const consumer = lines(await runCli(env, 'createconsumer', 'app'));
     const oauth1 = lines(await runCli(env, 'createoauth1token', 'alice', '--consumer', consumer.consumer_key!));
-    service = await startService(env);
+    service = await serviceInProcess({
+      ...sameDatabase(env),
+      AUTH_SCHEMES: 'basic,session,token,oauth2,oauth1',
+      THROTTLE_LOGIN: '1000/minute',
+    });
     const base = service.base;
     const grant = (username: string) =>
       fetch(`${base}/oauth2/access_token/`, {
