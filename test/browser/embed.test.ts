@@ -1,12 +1,11 @@
 // The embed view in Chromium: another site's page frames /snippets/<pk>/embed/ and shows the code, while the snippet
-// page in the same kind of frame is refused (frame-ancestors 'none', X-Frame-Options: DENY); axe-core finds nothing
-// serious in it.
+// page in the same kind of frame is refused (frame-ancestors 'none', X-Frame-Options: DENY). axe-core's check of it is
+// test/browser/accessibility.test.ts's.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect } from 'chai';
 import { makeUser, resetDatabase } from '../support/db';
-import { startBrowser, watch, type Harness } from '../support/browser';
+import { startBrowser, type Harness } from '../support/browser';
 import { api, basic } from '../support/http';
 
 describe('the embed view in Chromium', function () {
@@ -18,6 +17,7 @@ describe('the embed view in Chromium', function () {
     h = await startBrowser();
   });
   after(async () => h?.close());
+  afterEach(async () => h.closePages());
   beforeEach(async () => {
     await resetDatabase();
     await makeUser('alice');
@@ -39,8 +39,7 @@ describe('the embed view in Chromium', function () {
 <iframe name="page" src="${h.base}/snippets/${id}/"></iframe>`),
     );
     await new Promise<void>((r) => framer.listen(0, '127.0.0.1', r));
-    const context = await h.browser.newContext();
-    const page = await context.newPage();
+    const page = await h.page();
     const refused: string[] = [];
     page.on('console', (msg) => {
       if (msg.type() === 'error') refused.push(msg.text());
@@ -55,26 +54,11 @@ describe('the embed view in Chromium', function () {
       0,
     );
     expect(refused.join('\n')).to.match(/frame-ancestors|X-Frame-Options/);
-    await context.close();
     await new Promise((r) => framer.close(r));
   });
 
-  it('passes axe-core with no serious or critical violation, and runs no problem of its own', async () => {
-    const context = await h.browser.newContext();
-    const page = await context.newPage();
-    const { problems } = watch(page);
-    await page.goto(`${h.base}/snippets/${id}/embed/`);
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).to.deep.equal(
-      [],
-    );
-    expect(problems).to.deep.equal([]);
-    await context.close();
-  });
-
   it('the snippet page offers the embed code, and copies it', async () => {
-    const context = await h.browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
-    const page = await context.newPage();
+    const page = await h.page({ permissions: ['clipboard-read', 'clipboard-write'] });
     await page.goto(`${h.base}/snippets/${id}/`);
     await page.click('#embed summary');
     await page.click('#copy-embed');
@@ -82,6 +66,5 @@ describe('the embed view in Chromium', function () {
     expect(await page.evaluate(() => navigator.clipboard.readText())).to.equal(
       `<iframe src="${h.base}/snippets/${id}/embed/" title="framed" width="100%" height="320" style="border:0" loading="lazy"></iframe>`,
     );
-    await context.close();
   });
 });

@@ -1,8 +1,7 @@
 // The browsable API's forms on a 400, in Chromium: the user's input is kept and each message shows under its field, as DRF does.
 import { expect } from 'chai';
-import type { Page } from 'playwright-core';
 import { makeUser, resetDatabase } from '../support/db';
-import { startBrowser, watch, type Harness } from '../support/browser';
+import { logIn, startBrowser, watch, type Harness } from '../support/browser';
 import { api, basic } from '../support/http';
 
 const NOT_BLANK = 'This field may not be blank.';
@@ -18,23 +17,16 @@ describe('the browsable API forms on a 400 in Chromium', function () {
     h = await startBrowser();
   });
   after(async () => h?.close());
+  afterEach(async () => h.closePages());
   beforeEach(async () => {
     await resetDatabase();
     await makeUser('alice');
   });
 
-  async function logIn(page: Page, next: string): Promise<void> {
-    await page.goto(`${h.base}/api-auth/login/?next=${encodeURIComponent(next)}`);
-    await page.fill('#id_username', 'alice');
-    await page.fill('#id_password', 'alicepass');
-    await Promise.all([page.waitForURL(`${h.base}${next}`), page.click('#login-form button[type=submit]')]);
-  }
-
   it('POST /snippets/ from the paste form re-renders it with what was typed and the message under its field', async () => {
-    const page = await h.browser.newPage();
-    page.setDefaultTimeout(10_000);
+    const page = await h.page();
     const { problems } = watch(page);
-    await logIn(page, '/snippets/new/');
+    await logIn(page, h.base, 'alice', '/snippets/new/');
     await page.fill('#create-form-title', 'Kept <title>');
     await page.fill('#create-form-code', '   ');
     await page.check('#create-form input[type=checkbox][name=linenos]');
@@ -54,7 +46,6 @@ describe('the browsable API forms on a 400 in Chromium', function () {
     expect(await page.locator('#create-form [data-field=title] .errorlist li').count()).to.equal(0);
     expect((await api().get('/snippets/').expect(200)).body).to.deep.equal([]);
     expect(withoutThe400(problems)).to.deep.equal([]);
-    await page.close();
   });
 
   it('PUT /snippets/<pk>/ from the edit form keeps the page as typed and shows the message under its field', async () => {
@@ -65,10 +56,9 @@ describe('the browsable API forms on a 400 in Chromium', function () {
         .send({ title: 'before', code: 'x = 1' })
         .expect(201)
     ).body as { id: number };
-    const page = await h.browser.newPage();
-    page.setDefaultTimeout(10_000);
+    const page = await h.page();
     const { problems } = watch(page);
-    await logIn(page, `/snippets/${id}/edit/`);
+    await logIn(page, h.base, 'alice', `/snippets/${id}/edit/`);
     await page.fill('#edit-form-title', 'after');
     await page.fill('#edit-form-code', '   ');
     await page.click('#edit-form button[type=submit]');
@@ -86,6 +76,5 @@ describe('the browsable API forms on a 400 in Chromium', function () {
     await Promise.all([page.waitForURL(`${h.base}/snippets/${id}/`), page.click('#edit-form button[type=submit]')]);
     expect((await api().get(`/snippets/${id}/`).expect(200)).body).to.include({ title: 'after', code: 'x = 2' });
     expect(withoutThe400(problems)).to.deep.equal([]);
-    await page.close();
   });
 });

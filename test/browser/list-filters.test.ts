@@ -31,12 +31,13 @@ describe('the browsable snippet list, searched and filtered, in Chromium', funct
     }
   });
   after(async () => h?.close());
+  afterEach(async () => h.closePages());
 
   /** The titles of the rows the list page shows. */
   const shownTitles = async (page: Page) => page.locator('.snippet-row .title').allTextContents();
 
   it('finds with the search box and filters, keeps the query through Next and Previous', async () => {
-    const page = await h.browser.newPage();
+    const page = await h.page();
     const { problems } = watch(page);
     await page.goto(`${h.base}/snippets/?limit=2`);
     await page.fill('#filter-search', 'BACKOFF');
@@ -71,7 +72,7 @@ describe('the browsable snippet list, searched and filtered, in Chromium', funct
   });
 
   it('shows hostile values back as text, never as markup', async () => {
-    const page = await h.browser.newPage();
+    const page = await h.page();
     const { problems } = watch(page);
     const hostile = '"><script>alert(1)</script><img src=x onerror=alert(2)>';
     await page.goto(`${h.base}/snippets/?${new URLSearchParams({ search: hostile, owner: hostile, limit: '2' })}`, {
@@ -84,7 +85,7 @@ describe('the browsable snippet list, searched and filtered, in Chromium', funct
   });
 
   it("links a user's page to that user's snippets", async () => {
-    const page = await h.browser.newPage();
+    const page = await h.page();
     await page.goto(`${h.base}/users/${aliceId}/`);
     expect(await page.getAttribute('#user-snippets-link', 'href')).to.equal('/snippets/?owner=alice');
     await Promise.all([page.waitForEvent('load'), page.click('#user-snippets-link')]);

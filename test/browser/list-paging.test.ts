@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { makeUser, resetDatabase } from '../support/db';
-import { startBrowser, watch, type Harness } from '../support/browser';
+import { logIn, startBrowser, watch, type Harness } from '../support/browser';
 import { api, basic } from '../support/http';
 
 const SNIPPETS = 25;
@@ -30,6 +30,7 @@ describe('the browsable snippet list, paged, in Chromium', function () {
     }
   });
   after(async () => h?.close());
+  afterEach(async () => h.closePages());
 
   /** The ids of the snippets the list page shows, a row each. */
   async function shownIds(page: Page): Promise<number[]> {
@@ -42,12 +43,9 @@ describe('the browsable snippet list, paged, in Chromium', function () {
   }
 
   it('shows 20 snippets, Next leads to the other 5, Previous returns; New snippet is on the first screen', async () => {
-    const page = await h.browser.newPage();
+    const page = await h.page();
     const { problems } = watch(page);
-    await page.goto(`${h.base}/api-auth/login/?next=/snippets/`);
-    await page.fill('#id_username', 'alice');
-    await page.fill('#id_password', 'alicepass');
-    await Promise.all([page.waitForURL(`${h.base}/snippets/`), page.click('#login-form button[type=submit]')]);
+    await logIn(page, h.base, 'alice', '/snippets/');
 
     expect(await shownIds(page)).to.deep.equal(ids.slice(0, 20));
     expect(await page.locator('nav.pager a.previous').count(), 'no Previous on the first page').to.equal(0);
@@ -63,11 +61,10 @@ describe('the browsable snippet list, paged, in Chromium', function () {
     expect(page.url()).to.equal(`${h.base}/snippets/`);
     expect(await shownIds(page)).to.deep.equal(ids.slice(0, 20));
     expect(problems).to.deep.equal([]);
-    await page.close();
   });
 
   it('keeps a limit the URL gives, forward and back through a middle page', async () => {
-    const page = await h.browser.newPage();
+    const page = await h.page();
     const { problems } = watch(page);
     await page.goto(`${h.base}/snippets/?limit=10`);
     expect(await shownIds(page)).to.deep.equal(ids.slice(0, 10));
@@ -82,7 +79,6 @@ describe('the browsable snippet list, paged, in Chromium', function () {
     expect(await shownIds(page)).to.deep.equal(ids.slice(0, 10));
     expect(await page.locator('nav.pager a.previous').count()).to.equal(0);
     expect(problems).to.deep.equal([]);
-    await page.close();
   });
 
   it('leaves the JSON list whole', async () => {

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { resetDatabase } from '../support/db';
-import { launchChromium, watch } from '../support/browser';
+import { freshPage, launchChromium, watch } from '../support/browser';
 import { api, app } from '../support/http';
 import { serverFor, startProvider, type TestProvider } from '../support/oidc';
 
@@ -31,8 +31,7 @@ describe('OpenID Connect sign-in in Chromium', function () {
 
   it('signs in with the button, lands back where it started, and writes through the form', async () => {
     provider.signInAs('sub-alice', { preferred_username: 'alice' });
-    const page = await browser.newPage();
-    page.setDefaultTimeout(10_000);
+    const page = await freshPage(browser);
     const { problems } = watch(page);
     await page.goto(`${site.base}/snippets/`);
     await page.click('#login');
@@ -52,6 +51,6 @@ describe('OpenID Connect sign-in in Chromium', function () {
     await Promise.all([page.waitForURL(`${site.base}/snippets/`), page.click('#oidc-login')]);
     expect(await page.locator('.navbar .user').textContent()).to.equal('alice');
     expect(problems).to.deep.equal([]);
-    await page.close();
+    await page.context().close();
   });
 });

@@ -1,7 +1,8 @@
-// A person in Chromium: log in, create through the form, find it in the list, highlight view, edit, delete, log out.
+// A person in Chromium: log in through the form, create through the form, find it in the list, highlight view, edit,
+// delete, log out. The other tests log in through the form's POST alone (logIn, test/support/browser.ts).
 import { expect } from 'chai';
 import { makeUser, resetDatabase } from '../support/db';
-import { startBrowser, watch, type Harness } from '../support/browser';
+import { logIn, startBrowser, watch, type Harness } from '../support/browser';
 import { api } from '../support/http';
 
 const HOSTILE_TITLE = '<script>alert("t")</script><img src=x onerror=alert(1)>';
@@ -15,14 +16,14 @@ describe('the browsable API session flow in Chromium', function () {
     h = await startBrowser();
   });
   after(async () => h?.close());
+  afterEach(async () => h.closePages());
   beforeEach(async () => {
     await resetDatabase();
     await makeUser('alice');
   });
 
   it('logs in, creates, lists, highlights, edits, deletes and logs out, with hostile content never running', async () => {
-    const page = await h.browser.newPage();
-    page.setDefaultTimeout(10_000);
+    const page = await h.page();
     const { problems } = watch(page);
 
     // New snippet, from any page: an anonymous visitor logs in first and comes back to the form.
@@ -86,17 +87,12 @@ describe('the browsable API session flow in Chromium', function () {
     expect(await page.locator('#create-form').count()).to.equal(0);
 
     expect(problems).to.deep.equal([]);
-    await page.close();
   });
 
   it("the page script sends the csrftoken cookie in X-CSRFToken, with or without the form's copy", async () => {
-    const page = await h.browser.newPage();
-    page.setDefaultTimeout(10_000);
+    const page = await h.page();
     const { problems } = watch(page);
-    await page.goto(`${h.base}/api-auth/login/?next=/snippets/new/`);
-    await page.fill('#id_username', 'alice');
-    await page.fill('#id_password', 'alicepass');
-    await Promise.all([page.waitForURL(`${h.base}/snippets/new/`), page.click('#login-form button[type=submit]')]);
+    await logIn(page, h.base, 'alice', '/snippets/new/');
     const token = (await page.context().cookies()).find((c) => c.name === 'csrftoken');
     expect(token, 'a csrftoken cookie scripts can read').to.include({ httpOnly: false, sameSite: 'Lax' });
     expect(await page.evaluate(() => document.cookie)).to.include(`csrftoken=${token!.value}`);
@@ -112,22 +108,16 @@ describe('the browsable API session flow in Chromium', function () {
     ]);
     expect((await api().get(`/snippets/${created!.id}/`).expect(200)).body.code).to.equal('edited with the cookie');
     expect(problems).to.deep.equal([]);
-    await page.close();
   });
 
   it('a create form whose CSRF token was removed is refused 403 "CSRF Failed" and stores nothing', async () => {
-    const page = await h.browser.newPage();
-    page.setDefaultTimeout(10_000);
-    await page.goto(`${h.base}/api-auth/login/?next=/snippets/new/`);
-    await page.fill('#id_username', 'alice');
-    await page.fill('#id_password', 'alicepass');
-    await Promise.all([page.waitForURL(`${h.base}/snippets/new/`), page.click('#login-form button[type=submit]')]);
+    const page = await h.page();
+    await logIn(page, h.base, 'alice', '/snippets/new/');
     await page.fill('#create-form-code', 'no token');
     await page.evaluate(() => document.querySelector('#create-form input[name=csrfmiddlewaretoken]')!.remove());
     await Promise.all([page.waitForLoadState('load'), page.click('#create-form button[type=submit]')]);
     expect(await page.locator('.response .headers').textContent()).to.include('HTTP 403');
     expect(await page.locator('.response').textContent()).to.include('CSRF Failed');
     expect((await api().get('/snippets/').expect(200)).body).to.deep.equal([]);
-    await page.close();
   });
 });

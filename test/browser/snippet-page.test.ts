@@ -1,20 +1,14 @@
-// The pages people use, in Chromium: paste → the new snippet's page; Copy, Raw, Download; a line's link; edit →
-// history → a diff of only the changed line on a CRLF snippet; a search's marked lines; dark mode; a 390 px phone;
-// and axe-core's check of every page: no serious or critical violation.
-import { AxeBuilder } from '@axe-core/playwright';
+// The snippet pages in Chromium: paste → the new snippet's page; Copy, Raw, Download; a line's link; edit → history →
+// a diff of only the changed line on a CRLF snippet, and restore; a search's marked lines. The layout (dark mode, a
+// 390 px phone) is test/browser/appearance.test.ts's, axe-core's check of every page test/browser/accessibility.test.ts's.
 import { expect } from 'chai';
-import type { BrowserContext, Page } from 'playwright-core';
 import { makeUser, resetDatabase } from '../support/db';
-import { startBrowser, watch, type Harness } from '../support/browser';
+import { logIn, startBrowser, watch, type Harness } from '../support/browser';
 import { api, basic } from '../support/http';
-
-/** Failures here are missing elements, not slow ones: a short wait, so a broken page fails in seconds. */
-const WAIT_MS = 10_000;
 
 describe('the snippet pages in Chromium', function () {
   this.timeout(600_000);
   let h: Harness;
-  let contexts: BrowserContext[] = [];
 
   before(async () => {
     h = await startBrowser();
@@ -24,25 +18,7 @@ describe('the snippet pages in Chromium', function () {
     await resetDatabase();
     await makeUser('alice');
   });
-  afterEach(async () => {
-    await Promise.all(contexts.map((c) => c.close()));
-    contexts = [];
-  });
-
-  async function pageIn(options: Parameters<Harness['browser']['newContext']>[0] = {}): Promise<Page> {
-    const context = await h.browser.newContext(options);
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(WAIT_MS);
-    return page;
-  }
-
-  async function logIn(page: Page, next: string): Promise<void> {
-    await page.goto(`${h.base}/api-auth/login/?next=${encodeURIComponent(next)}`);
-    await page.fill('#id_username', 'alice');
-    await page.fill('#id_password', 'alicepass');
-    await Promise.all([page.waitForURL(`${h.base}${next}`), page.click('#login-form button[type=submit]')]);
-  }
+  afterEach(async () => h.closePages());
 
   const create = async (fields: Record<string, unknown>) =>
     (await api().post('/snippets/').set('Authorization', basic('alice')).send(fields).expect(201)).body as {
@@ -50,9 +26,9 @@ describe('the snippet pages in Chromium', function () {
     };
 
   it('pastes with Ctrl+Enter from the New snippet link, the language from the file name, and lands on the page', async () => {
-    const page = await pageIn();
+    const page = await h.page();
     const { problems } = watch(page);
-    await logIn(page, '/snippets/');
+    await logIn(page, h.base, 'alice', '/snippets/');
     await Promise.all([page.waitForURL(`${h.base}/snippets/new/`), page.click('#new-snippet')]);
     await page.fill('#create-form-filename', 'main.rs');
     await page.fill('#create-form-code', 'fn main() {\n    println!("hi");\n}\n');
@@ -70,7 +46,7 @@ describe('the snippet pages in Chromium', function () {
   it('copies the code to the clipboard, shows it raw, and downloads it under a file name', async () => {
     const code = 'SELECT 1;\r\nSELECT "<b>";\r\n';
     const { id } = await create({ code, title: 'two queries', language: 'sql' });
-    const page = await pageIn({ permissions: ['clipboard-read', 'clipboard-write'] });
+    const page = await h.page({ permissions: ['clipboard-read', 'clipboard-write'] });
     const { problems } = watch(page);
     await page.goto(`${h.base}/snippets/${id}/`);
     await page.click('#copy');
@@ -85,7 +61,7 @@ describe('the snippet pages in Chromium', function () {
 
   it('links each line: #L2 marks the second line', async () => {
     const { id } = await create({ code: 'a = 1\nb = 2\nc = 3\n' });
-    const page = await pageIn();
+    const page = await h.page();
     await page.goto(`${h.base}/snippets/${id}/`);
     const background = (n: number) => page.locator(`#L${n}`).evaluate((el) => getComputedStyle(el).backgroundColor);
     const plain = await background(2);
@@ -98,9 +74,9 @@ describe('the snippet pages in Chromium', function () {
 
   it('edits a snippet a script saved with CRLF; its diff shows only the changed line; the owner restores', async () => {
     const { id } = await create({ code: 'a = 1\r\nb = 2\r\nc = 3\r\n' });
-    const page = await pageIn();
+    const page = await h.page();
     const { problems } = watch(page);
-    await logIn(page, `/snippets/${id}/`);
+    await logIn(page, h.base, 'alice', `/snippets/${id}/`);
     await Promise.all([page.waitForURL(`**/snippets/${id}/edit/`), page.click('#edit-link')]);
     await page.fill('#edit-form-code', 'a = 1\nb = 20\nc = 3\n');
     await Promise.all([page.waitForURL(`${h.base}/snippets/${id}/`), page.click('#edit-form button[type=submit]')]);
@@ -118,70 +94,12 @@ describe('the snippet pages in Chromium', function () {
   it('shows a search result with the lines that matched, the term marked', async () => {
     const { id } = await create({ code: 'one\ndef retry_backoff():\n    pass\n', title: 'net' });
     await create({ code: 'nothing here' });
-    const page = await pageIn();
+    const page = await h.page();
     await page.goto(`${h.base}/snippets/`);
     await page.fill('#filter-search', 'BACKOFF');
     await Promise.all([page.waitForEvent('load'), page.click('#list-filters button[type=submit]')]);
     expect(await page.locator('.snippet-row').count()).to.equal(1);
     expect(await page.locator('.snippet-row mark').allTextContents()).to.deep.equal(['backoff']);
     await Promise.all([page.waitForURL(`**/snippets/${id}/#L2`), page.click('.snippet-row ol.matches a')]);
-  });
-
-  it('follows prefers-color-scheme, and the toggle overrides it and is remembered', async () => {
-    const { id } = await create({ code: 'x = 1' });
-    const page = await pageIn({ colorScheme: 'dark' });
-    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-    await page.goto(`${h.base}/snippets/${id}/`);
-    expect(await background()).to.equal('rgb(13, 17, 23)');
-    await page.click('#theme-toggle');
-    expect(await background()).to.equal('rgb(246, 248, 250)');
-    await page.goto(`${h.base}/snippets/`);
-    expect(await background(), 'the choice is kept').to.equal('rgb(246, 248, 250)');
-    const light = await pageIn({ colorScheme: 'light' });
-    await light.goto(`${h.base}/snippets/${id}/`);
-    expect(await light.evaluate(() => getComputedStyle(document.body).backgroundColor)).to.equal('rgb(246, 248, 250)');
-  });
-
-  it('fits a 390 px phone: the page chrome never scrolls sideways, a long line scrolls in its box', async () => {
-    const { id } = await create({ code: `x = "${'long '.repeat(80)}"\n`, title: 'A title of some length here' });
-    const page = await pageIn({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-    await logIn(page, `/snippets/${id}/`);
-    for (const path of [
-      `/snippets/${id}/`,
-      '/snippets/',
-      '/snippets/new/',
-      `/snippets/${id}/edit/`,
-      `/snippets/${id}/highlight/`,
-    ]) {
-      await page.goto(h.base + path);
-      const width = await page.evaluate(() => document.documentElement.scrollWidth);
-      expect(width, path).to.be.at.most(390);
-    }
-  });
-
-  it('passes axe-core on every page with no serious or critical violation', async () => {
-    const { id } = await create({ code: 'def f():\n    return 1\n', title: 'axe' });
-    await api().put(`/snippets/${id}/`).set('Authorization', basic('alice')).send({ code: 'x' }).expect(200);
-    const page = await pageIn();
-    await logIn(page, '/snippets/');
-    const report: string[] = [];
-    for (const path of [
-      '/snippets/',
-      '/snippets/?search=x',
-      `/snippets/${id}/`,
-      '/snippets/new/',
-      `/snippets/${id}/edit/`,
-      `/snippets/${id}/revisions/`,
-      `/snippets/${id}/revisions/2/diff/`,
-      `/snippets/${id}/?format=api`,
-      '/',
-    ]) {
-      await page.goto(h.base + path);
-      const { violations } = await new AxeBuilder({ page }).analyze();
-      for (const v of violations)
-        if (v.impact === 'serious' || v.impact === 'critical')
-          report.push(`${path}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    }
-    expect(report).to.deep.equal([]);
   });
 });

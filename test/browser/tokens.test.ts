@@ -2,7 +2,7 @@
 // (its key shown once), used by a script, and revoked with its button.
 import { expect } from 'chai';
 import { makeUser, resetDatabase } from '../support/db';
-import { startBrowser, watch, type Harness } from '../support/browser';
+import { logIn, startBrowser, watch, type Harness } from '../support/browser';
 import { api } from '../support/http';
 
 describe('the personal access tokens page in Chromium', function () {
@@ -13,18 +13,16 @@ describe('the personal access tokens page in Chromium', function () {
     h = await startBrowser();
   });
   after(async () => h?.close());
+  afterEach(async () => h.closePages());
   beforeEach(async () => {
     await resetDatabase();
     await makeUser('alice');
   });
 
   it('makes a token through the form, shows its key once, and revokes it with its button', async () => {
-    const page = await h.browser.newPage();
+    const page = await h.page();
     const { problems } = watch(page);
-    await page.goto(`${h.base}/api-auth/login/?next=/snippets/`);
-    await page.fill('#id_username', 'alice');
-    await page.fill('#id_password', 'alicepass');
-    await Promise.all([page.waitForURL(`${h.base}/snippets/`), page.click('#login-form button[type=submit]')]);
+    await logIn(page, h.base, 'alice', '/snippets/');
 
     await Promise.all([page.waitForURL(`${h.base}/tokens/`), page.click('#tokens-link')]);
     expect(await page.locator('#no-tokens').count()).to.equal(1);

@@ -3,10 +3,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import express from 'express';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { openapiRouter } from '../../server/openapi/routes';
 import { securityHeaders } from '../../server/security-headers';
-import { watch } from '../support/browser';
+import { freshPage, launchChromium, watch } from '../support/browser';
 import { makeUser, resetDatabase } from '../support/db';
 import { app } from '../support/http';
 import { fetchDocument } from './support';
@@ -26,11 +26,7 @@ describe('/docs in Chromium', function () {
     server = http.createServer(front);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu'],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
@@ -43,7 +39,7 @@ describe('/docs in Chromium', function () {
   });
 
   it('renders every operation and runs GET /users/ from "Try it out"', async () => {
-    const page = await browser.newPage();
+    const page = await freshPage(browser);
     const { problems } = watch(page);
     const outside: string[] = [];
     page.on('request', (req) => {
@@ -79,6 +75,6 @@ describe('/docs in Chromium', function () {
 
     expect(problems).to.deep.equal([]);
     expect(outside).to.deep.equal([]);
-    await page.close();
+    await page.context().close();
   });
 });

@@ -1,15 +1,31 @@
-// Headless Debian Chromium driven by playwright-core, against createApp() listening on an ephemeral port.
+// Headless Debian Chromium driven by playwright-core, against createApp() listening on an ephemeral port. One Chromium
+// per test file (its before hook), a fresh context (own cookies and storage) per page: launching the browser is the
+// expensive part, a context is cheap.
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { csrfFrom } from './pages';
 import { app } from './http';
 
 const CHROMIUM = '/usr/bin/chromium';
 
+/**
+ * How long a page's wait (a locator, a navigation, an event) may last before Playwright calls it a hang. A bound for a
+ * hang, not a measure of speed: the tests wait on events, and Playwright's 10 s default failed on a loaded 2-core
+ * machine where a page answered in 12 s (issue 32; test/browser/oidc.test.ts, test/browser/snippet-page.test.ts).
+ * A missing element then fails after this long: the fast tests (docs/development.md, "Rules broken on purpose") are
+ * the ones a mutation should meet first.
+ */
+export const HANG_MS = 120_000;
+
 export interface Harness {
   browser: Browser;
   base: string;
+  /** A page in a fresh context, with the hang bound; closed by closePages() (each file's afterEach). */
+  page(options?: BrowserContextOptions): Promise<Page>;
+  closePages(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -17,15 +33,50 @@ export async function startBrowser(overrides: Record<string, string> = {}): Prom
   const server = http.createServer(app(overrides));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const browser = await launchChromium();
+  let contexts: BrowserContext[] = [];
   return {
     browser,
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async page(options = {}) {
+      const page = await freshPage(browser, options);
+      contexts.push(page.context());
+      return page;
+    },
+    async closePages() {
+      await Promise.all(contexts.map((c) => c.close()));
+      contexts = [];
+    },
     async close() {
+      await Promise.all(contexts.map((c) => c.close()));
       await browser.close();
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
     },
   };
+}
+
+/** A page in a context of its own, whose waits are bounded by HANG_MS; the caller closes page.context(). */
+export async function freshPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext(options);
+  context.setDefaultTimeout(HANG_MS);
+  context.setDefaultNavigationTimeout(HANG_MS);
+  return context.newPage();
+}
+
+/**
+ * Logs the page's context in as `username` through the login form's POST, sent by the context's own request API (it
+ * shares the context's cookies): the session and csrftoken cookies a person's login leaves, without rendering the
+ * login page. The form itself is driven in test/browser/session-flow.test.ts. Then opens `next`, when given.
+ */
+export async function logIn(page: Page, base: string, username: string, next?: string): Promise<void> {
+  const request = page.context().request;
+  const form = await request.get(`${base}/api-auth/login/`);
+  const res = await request.post(`${base}/api-auth/login/`, {
+    form: { username, password: `${username}pass`, csrfmiddlewaretoken: csrfFrom(await form.text()) },
+    maxRedirects: 0,
+  });
+  if (res.status() !== 302) throw new Error(`login as ${username} answered ${res.status()}`);
+  if (next) await page.goto(base + next);
 }
 
 /** Debian's Chromium, headless, with nothing of its own going to the network. */
@@ -34,6 +85,7 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
+    timeout: HANG_MS,
     args: [
       '--no-sandbox',
       '--disable-gpu',
@@ -58,4 +110,12 @@ export function watch(page: Page): { problems: string[] } {
     void dialog.accept();
   });
   return { problems };
+}
+
+/** The page's serious and critical axe-core violations, a line each; axe reports only violations (its resultTypes). */
+export async function seriousViolations(page: Page, path: string): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${path}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }

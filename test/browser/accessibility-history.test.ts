@@ -1,0 +1,54 @@
+// axe-core's check of the history pages, the browsable API's view, the API root and the embed view, in Chromium: no
+// serious or critical violation. The other half of test/browser/accessibility.test.ts (split so that mocha's two jobs
+// run the halves side by side, issue 32).
+import { expect } from 'chai';
+import { makeUser, resetDatabase } from '../support/db';
+import { logIn, seriousViolations, startBrowser, watch, type Harness } from '../support/browser';
+import { api, basic } from '../support/http';
+
+describe('axe-core on the history, API and embed pages in Chromium', function () {
+  this.timeout(600_000);
+  let h: Harness;
+  let id: number;
+
+  before(async () => {
+    h = await startBrowser();
+    await resetDatabase();
+    await makeUser('alice');
+    id = (
+      await api()
+        .post('/snippets/')
+        .set('Authorization', basic('alice'))
+        .send({ code: 'def f():\n    return 1\n', title: 'axe', language: 'python' })
+        .expect(201)
+    ).body.id;
+    // A second revision, for the diff page.
+    await api().put(`/snippets/${id}/`).set('Authorization', basic('alice')).send({ code: 'x' }).expect(200);
+  });
+  after(async () => h?.close());
+  afterEach(async () => h.closePages());
+
+  it('passes on the revisions, a diff, the browsable API view and the API root, with no serious or critical violation', async () => {
+    const page = await h.page();
+    await logIn(page, h.base, 'alice');
+    const report: string[] = [];
+    for (const path of [
+      `/snippets/${id}/revisions/`,
+      `/snippets/${id}/revisions/2/diff/`,
+      `/snippets/${id}/?format=api`,
+      '/',
+    ]) {
+      await page.goto(h.base + path);
+      report.push(...(await seriousViolations(page, path)));
+    }
+    expect(report).to.deep.equal([]);
+  });
+
+  it('passes on the embed view, which runs no problem of its own', async () => {
+    const page = await h.page();
+    const { problems } = watch(page);
+    await page.goto(`${h.base}/snippets/${id}/embed/`);
+    expect(await seriousViolations(page, `/snippets/${id}/embed/`)).to.deep.equal([]);
+    expect(problems).to.deep.equal([]);
+  });
+});

@@ -1,0 +1,45 @@
+// axe-core's check of the pages people write in, in Chromium: no serious or critical violation. The slowest of the page
+// tests, so split in two files that mocha's two jobs run side by side (issue 32): the history pages, the API root and
+// the embed view are test/browser/accessibility-history.test.ts's.
+import { expect } from 'chai';
+import { makeUser, resetDatabase } from '../support/db';
+import { logIn, seriousViolations, startBrowser, type Harness } from '../support/browser';
+import { api, basic } from '../support/http';
+
+describe('axe-core on the list, snippet and form pages in Chromium', function () {
+  this.timeout(600_000);
+  let h: Harness;
+  let id: number;
+
+  before(async () => {
+    h = await startBrowser();
+    await resetDatabase();
+    await makeUser('alice');
+    id = (
+      await api()
+        .post('/snippets/')
+        .set('Authorization', basic('alice'))
+        .send({ code: 'def f():\n    return 1\n', title: 'axe', language: 'python' })
+        .expect(201)
+    ).body.id;
+  });
+  after(async () => h?.close());
+  afterEach(async () => h.closePages());
+
+  it('passes on the list, a search, a snippet, the paste and edit forms, with no serious or critical violation', async () => {
+    const page = await h.page();
+    await logIn(page, h.base, 'alice');
+    const report: string[] = [];
+    for (const path of [
+      '/snippets/',
+      '/snippets/?search=x',
+      `/snippets/${id}/`,
+      '/snippets/new/',
+      `/snippets/${id}/edit/`,
+    ]) {
+      await page.goto(h.base + path);
+      report.push(...(await seriousViolations(page, path)));
+    }
+    expect(report).to.deep.equal([]);
+  });
+});
