@@ -56,13 +56,14 @@ addon=node_modules/sqlite3/build/Release/node_sqlite3.node
 install_env=()
 if [ -f "$addon" ] && [ "$(node -p "require('./node_modules/sqlite3/package.json').version")" = \
   "$(node -p "require('$app/npm-shrinkwrap.json').packages['node_modules/sqlite3'].version")" ]; then
-  prebuild=$(cd node_modules/sqlite3 && node -e "process.argv.push('-r', 'napi'); const pkg = require('./package.json');
+  if prebuild=$(cd node_modules/sqlite3 && node -e "process.argv.push('-r', 'napi'); const pkg = require('./package.json');
     const opts = { ...require('prebuild-install/rc')(pkg), pkg };
-    console.log(require('node:path').basename(require('prebuild-install/util').getDownloadUrl(opts)))")
-  mkdir -p "$work/prebuilds"
-  tar czf "$work/prebuilds/$prebuild" -C node_modules/sqlite3 build/Release/node_sqlite3.node
-  install_env=(npm_config_sqlite3_local_prebuilds="$work/prebuilds")
-  step "sqlite3's addon: the checkout's, offered as the local prebuild $prebuild"
+    console.log(require('node:path').basename(require('prebuild-install/util').getDownloadUrl(opts)))"); then
+    mkdir -p "$work/prebuilds"
+    tar czf "$work/prebuilds/$prebuild" -C node_modules/sqlite3 build/Release/node_sqlite3.node
+    install_env=(npm_config_sqlite3_local_prebuilds="$work/prebuilds")
+    step "sqlite3's addon: the checkout's, offered as the local prebuild $prebuild"
+  fi
 fi
 # --foreground-scripts: each install script that runs prints its command, so one that should not run shows.
 (cd "$app" && env "${install_env[@]}" npm ci --omit=dev --foreground-scripts --no-audit --no-fund --loglevel=error \
