@@ -47,9 +47,31 @@ app="$work/app"
 mkdir -p "$app"
 tar xzf "$work/$tarball" -C "$app" --strip-components=1
 [ -f "$app/npm-shrinkwrap.json" ] || fail "$tarball lacks npm-shrinkwrap.json"
+# sqlite3's install script (prebuild-install, else node-gyp) downloads a prebuilt addon, or compiles sqlite3.c where
+# none is reachable: 1-2 min of one core (issue 32: most of this script's time). The checkout's npm ci ran that same
+# script for the same locked version moments ago, so its addon is offered as a local prebuild, under the name
+# prebuild-install asks for (prebuild-install/util.js localPrebuild: npm_config_sqlite3_local_prebuilds); the install
+# script still runs, and unpacks and loads it. Without a built addon in the checkout, the install fetches or compiles.
+addon=node_modules/sqlite3/build/Release/node_sqlite3.node
+install_env=()
+if [ -f "$addon" ] && [ "$(node -p "require('./node_modules/sqlite3/package.json').version")" = \
+  "$(node -p "require('$app/npm-shrinkwrap.json').packages['node_modules/sqlite3'].version")" ]; then
+  if prebuild=$(cd node_modules/sqlite3 && node -e "process.argv.push('-r', 'napi'); const pkg = require('./package.json');
+    const opts = { ...require('prebuild-install/rc')(pkg), pkg };
+    console.log(require('node:path').basename(require('prebuild-install/util').getDownloadUrl(opts)))"); then
+    mkdir -p "$work/prebuilds"
+    tar czf "$work/prebuilds/$prebuild" -C node_modules/sqlite3 build/Release/node_sqlite3.node
+    install_env=(npm_config_sqlite3_local_prebuilds="$work/prebuilds")
+    step "sqlite3's addon: the checkout's, offered as the local prebuild $prebuild"
+  fi
+fi
 # --foreground-scripts: each install script that runs prints its command, so one that should not run shows.
-(cd "$app" && npm ci --omit=dev --foreground-scripts --no-audit --no-fund --loglevel=error >"$work/install.log" 2>&1) ||
-  { cat "$work/install.log" >&2; fail "npm ci --omit=dev in the unpacked tarball failed"; }
+(cd "$app" && env "${install_env[@]}" npm ci --omit=dev --foreground-scripts --no-audit --no-fund --loglevel=error \
+  >"$work/install.log" 2>&1) || { cat "$work/install.log" >&2; fail "npm ci --omit=dev in the unpacked tarball failed"; }
+[ -f "$app/node_modules/sqlite3/build/Release/node_sqlite3.node" ] || fail "the install has no sqlite3 addon"
+if [ ${#install_env[@]} -gt 0 ] && grep -q 'CC(target)' "$work/install.log"; then
+  step "note: sqlite3 was compiled all the same: the local prebuild was not taken"
+fi
 # swagger-ui-dist's @scarf/scarf reports each install to its server; allowScripts in package.json denies it (npm 11).
 if grep -q 'report\.js' "$work/install.log"; then fail "@scarf/scarf's install-time telemetry script ran: $(cat "$work/install.log")"; fi
 for dev in tsx mocha eslint; do
