@@ -219,16 +219,59 @@ const sqliteBytes = async (db: sqlite3.Database) =>
     )[0]!.n,
   );
 
-/** The rare term alone at GROWTH × COUNT snippets (seeded and kept as the others), on the service of `env`. */
-async function growth(env: NodeJS.ProcessEnv): Promise<EngineRun['growth']> {
+/** The rare term alone at `count` snippets (seeded and kept as the others), on the service of `env`. */
+async function rareAlone(env: NodeJS.ProcessEnv, count: number): Promise<NonNullable<EngineRun['growth']>> {
   const url = `${BASE}/snippets/?limit=100&search=${RARE_TERM}`;
   return withService(env, async (pid) => {
-    process.stderr.write(`bench: growth, ${RARE_TERM} at ${GROWTH * COUNT}…\n`);
+    process.stderr.write(`bench: ${RARE_TERM} alone at ${count}…\n`);
     const { value, load } = await withLoad(() =>
-      runScenario({ name: 'growth', url }, [pid], { connections: 1, duration: ALONE_SECONDS }),
+      runScenario({ name: 'rare alone', url }, [pid], { connections: 1, duration: ALONE_SECONDS }),
     );
-    return { count: GROWTH * COUNT, matches: await matches(`search=${RARE_TERM}`), p50: value.p50, load };
+    return { count, matches: await matches(`search=${RARE_TERM}`), p50: value.p50, load };
   });
+}
+
+const growth = (env: NodeJS.ProcessEnv) => rareAlone(env, GROWTH * COUNT);
+
+/** The MariaDB/MySQL database of the growth's seed: BENCH_GROWTH_DATABASE_URL, or BENCH_DATABASE_URL's name + `_4x`. */
+function grownMysqlUrl(url: string): string {
+  const grown = new URL(process.env.BENCH_GROWTH_DATABASE_URL ?? url);
+  if (!process.env.BENCH_GROWTH_DATABASE_URL) grown.pathname = `${grown.pathname}_${GROWTH}x`;
+  return grown.href;
+}
+
+/**
+ * BENCH_SEARCH_ONLY=growth: the growth row alone, the rare term at COUNT and at GROWTH × COUNT on each engine (where
+ * the full run's 4 × COUNT seed is more than the machine can make in the time, a smaller COUNT whose 4 × is seeded).
+ */
+async function growthOnly(): Promise<void> {
+  const rows = [['engine', 'snippets', 'matches', 'p50 ms', 'load', 'snippets', 'matches', 'p50 ms', 'load', 'growth']];
+  const row = (name: string, a: NonNullable<EngineRun['growth']>, b: NonNullable<EngineRun['growth']>) =>
+    rows.push([
+      name,
+      String(a.count),
+      String(a.matches),
+      String(a.p50),
+      a.load,
+      String(b.count),
+      String(b.matches),
+      String(b.p50),
+      b.load,
+      `${(b.p50 / Math.max(1, a.p50)).toFixed(1)}×`,
+    ]);
+  row(
+    'SQLite',
+    await rareAlone(serviceEnv(`sqlite:${await sqliteSeed(COUNT)}`), COUNT),
+    await growth(serviceEnv(`sqlite:${await sqliteSeed(GROWTH * COUNT)}`)),
+  );
+  const url = process.env.BENCH_DATABASE_URL;
+  if (url) {
+    await mysqlSeed(url, COUNT);
+    const a = await rareAlone(serviceEnv(url), COUNT);
+    await mysqlSeed(grownMysqlUrl(url), GROWTH * COUNT);
+    row('MariaDB/MySQL', a, await growth(serviceEnv(grownMysqlUrl(url))));
+  }
+  console.log(`\n### Growth: \`${RARE_TERM}\` alone, 1 connection ${ALONE_SECONDS} s\n\n${markdownTable(rows)}\n`);
 }
 
 async function sqliteRun(): Promise<EngineRun> {
@@ -341,12 +384,10 @@ async function mariadbRun(): Promise<EngineRun | undefined> {
     const indexBytes = index.table + (index.fulltext ?? 0);
     let grown: EngineRun['growth'];
     if (GROWTH) {
-      const grownUrl = new URL(process.env.BENCH_GROWTH_DATABASE_URL ?? url);
-      if (!process.env.BENCH_GROWTH_DATABASE_URL) grownUrl.pathname = `${grownUrl.pathname}_${GROWTH}x`;
       // Reported without it when its database cannot be had (BENCH_GROWTH_DATABASE_URL names one).
       try {
-        await mysqlSeed(grownUrl.href, GROWTH * COUNT);
-        grown = await growth(serviceEnv(grownUrl.href));
+        await mysqlSeed(grownMysqlUrl(url), GROWTH * COUNT);
+        grown = await growth(serviceEnv(grownMysqlUrl(url)));
       } catch (err) {
         process.stderr.write(`bench: no growth row on MariaDB/MySQL: ${(err as Error).message}\n`);
       }
@@ -489,6 +530,7 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(1))
       .join(' ')}`,
   );
+  if (process.env.BENCH_SEARCH_ONLY === 'growth') return growthOnly();
   const runs = [await sqliteRun()];
   console.log(report(runs[0]!));
   const maria = await mariadbRun();
