@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';
 import sqlite3 from 'sqlite3';
 import { sha256 } from '../src/auth/digest';
+import { indexMysql } from './search-dataset';
 import { seedMysql, seedSqlite } from './search-seed';
 
 /** The few statements the abuse bench runs itself, on either engine (`?` placeholders, portable SQL). */
@@ -145,7 +146,10 @@ export async function seedAbuse(url: string, sizes: SeedSizes): Promise<Seeded> 
   }
   // search-seed opens the database itself (SQLite: WAL mode, one transaction).
   if (url.startsWith('sqlite:')) await seedSqlite(url.slice('sqlite:'.length), sizes.snippets, bench);
-  else await seedMysql(url, sizes.snippets, bench);
+  else {
+    await seedMysql(url, sizes.snippets, bench);
+    await indexMysql(url); // the search index, as the service keeps it: the attacks' terms are looked up in it
+  }
   const db = await openSql(url);
   try {
     const writerTokens: string[] = [];

@@ -82,9 +82,16 @@ export async function runLoad(workers: Worker[], tally: Tally, stop: Promise<voi
   for (const a of agents.values()) a.destroy();
 }
 
+/** A search for writer `i % 16`'s creates under fault `label`: its code says `<label> writer <i> create`. */
+const searchTerm = (label: string, i: number) => encodeURIComponent(`${label} writer ${i % 16} create`);
+
 const json = (token: string) => ({ 'content-type': 'application/json', authorization: `Token ${token}` });
 
-/** Half the readers fetch one snippet, half the first page of the list; each writer creates snippets of its own. */
+/**
+ * A third of the readers fetch one snippet, a third the first page of the list, a third search the writers' snippets
+ * of this fault (the index's rows written, replicated and certified with them: issue 28); each writer creates
+ * snippets of its own.
+ */
 export function mixedWorkers(
   port: number,
   readers: User[],
@@ -99,7 +106,9 @@ export function mixedWorkers(
       expect: 200,
       request: (): RawRequest => ({
         method: 'GET',
-        path: i % 2 ? '/snippets/?limit=20' : `/snippets/${detailId}/`,
+        path: [`/snippets/${detailId}/`, '/snippets/?limit=20', `/snippets/?limit=20&search=${searchTerm(label, i)}`][
+          i % 3
+        ]!,
         headers: { authorization: `Token ${u.token}` },
       }),
     })),

@@ -95,6 +95,34 @@ async function sameEverywhere(c: Cluster, id: number): Promise<boolean> {
   return codes.size === 1;
 }
 
+/**
+ * Issue 28's check: a snippet created through instance a (node1) is found by a search through instance b (node2) as
+ * soon as its 201 is in, each time with a term no other snippet holds.
+ */
+async function searchAcrossNodes(c: Cluster, token: string, times = 20): Promise<string> {
+  const [a, b] = [c.instances['a']!.port, c.instances['b']!.port];
+  let found = 0;
+  const misses: string[] = [];
+  for (let i = 0; i < times; i++) {
+    const term = `zq${Date.now().toString(36)}x${i}`;
+    const res = await fetch(`http://127.0.0.1:${a}/snippets/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Token ${token}` },
+      body: JSON.stringify({ title: 'across nodes', code: `# ${term}\nprint(${i})\n` }),
+    });
+    const { id } = (await res.json()) as { id: number };
+    if (res.status !== 201) {
+      misses.push(`create ${res.status}`);
+      continue;
+    }
+    const search = await fetch(`http://127.0.0.1:${b}/snippets/?search=${term}`);
+    const ids = search.status === 200 ? ((await search.json()) as { id: number }[]).map((s) => s.id) : [];
+    if (ids.includes(id)) found++;
+    else misses.push(`search ${search.status}, ${ids.length} found`);
+  }
+  return `search across nodes: ${found} of ${times} snippets created through instance a (node1) found by search through instance b (node2) right after their 201${misses.length ? ` (misses: ${misses.join('; ')})` : ''}`;
+}
+
 const kinds = (t: Tally, sides: string[]) =>
   [...t.failures]
     .filter(([k]) => sides.includes(k.split(' ')[0]!))
@@ -125,6 +153,8 @@ async function main(): Promise<number> {
   const readers = users.slice(0, READERS);
   const writers = users.slice(READERS);
   const [detailId, conflictId] = await seedSnippets(base, writers[0]!.token, 2);
+  const crossNode = await searchAcrossNodes(c, writers[0]!.token);
+  log(crossNode);
 
   const rows = [
     [
@@ -200,8 +230,9 @@ async function main(): Promise<number> {
     await sleep(2000);
   }
   console.log(
-    `\nGalera cluster: 3 nodes, instances a (node1) and b (node2) behind HAProxy, ${c.mode === 'proxy' ? 'each through a Galera-aware HAProxy listener (its node first, the others as backups)' : 'each connected to its node directly'}; ${READERS} readers + ${WRITERS} Token writers\n`,
+    `\nGalera cluster: 3 nodes, instances a (node1) and b (node2) behind HAProxy, ${c.mode === 'proxy' ? 'each through a Galera-aware HAProxy listener (its node first, the others as backups)' : 'each connected to its node directly'}; ${READERS} readers (a third searching) + ${WRITERS} Token writers\n`,
   );
+  console.log(`${crossNode}\n`);
   console.log(markdownTable(rows));
   if (examples.length)
     console.log(`\nFailures without an answer, the first of each kind:\n${examples.map((e) => `  ${e}`).join('\n')}`);

@@ -73,6 +73,8 @@ export interface MixedResult {
   table: string;
   checks: string[];
   failed: boolean;
+  /** Each load's tally, in the order of the loads: alone (its side's phase) and mixed (both sides at once). */
+  tallies: { alone: Tally[]; mixed: Tally[] };
 }
 
 const ms = (v: number) => (Number.isNaN(v) ? '-' : v.toFixed(0));
@@ -180,5 +182,5 @@ export async function mixedScenario(
         );
     }
   }
-  return { table: markdownTable(rows), checks, failed };
+  return { table: markdownTable(rows), checks, failed, tallies: { alone, mixed: both } };
 }

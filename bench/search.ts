@@ -1,21 +1,24 @@
 // `npm run bench:search`: filters and search over 100,000 stored snippets of real code, on SQLite and (with
-// BENCH_DATABASE_URL) MariaDB, beside the unfiltered list; creates and updates with and without SQLite's search index;
-// the database's size with and without it.
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// BENCH_DATABASE_URL) MariaDB, beside the unfiltered list; the mixed load with searching readers; creates and updates
+// with and without the search index; the index's size against the code; the rare term at 4 times the snippets; and
+// issue 28's targets from those figures. The seeded data is kept between runs (bench/search-dataset.ts).
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
 import sqlite3 from 'sqlite3';
 import { apiToken, sessionLogin } from './credentials';
 import { mixedLoads, mixedScenario } from './mixed';
-import type { Load } from './phase';
-import { openEngine } from './engine';
+import type { Load, Tally } from './phase';
 import { runScenario, type Result, type Scenario } from './load';
-import { RARE_TERM, seedMysql, seedSqlite, writeCode } from './search-seed';
-import { cli, startService, stop, waitForHttp } from './service';
+import { mysqlSeed, restoreMysqlSeed, setIndexTableAside, sqliteCopy, sqliteSeed } from './search-dataset';
+import { RARE_TERM, writeCode } from './search-seed';
+import { startService, stop, waitForHttp } from './service';
 import { markdownTable } from './table';
 
 const COUNT = Number(process.env.BENCH_SEARCH_SNIPPETS ?? 100000);
+/** The growth row's count is this many times COUNT (0: no growth row). */
+const GROWTH = Number(process.env.BENCH_SEARCH_GROWTH ?? 4);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 /** Latency alone: one connection, so p50 is the query's own time, not a queue's. */
@@ -33,19 +36,39 @@ const READS: [string, string][] = [
   ['language (go)', 'language=go'],
 ];
 
+/** The 1-minute load average now, and over a measure ("a–b"): the machine is shared, every figure carries it. */
+const loadNow = () => loadavg()[0]!.toFixed(1);
+async function withLoad<T>(work: () => Promise<T>): Promise<{ value: T; load: string }> {
+  const before = loadNow();
+  const value = await work();
+  return { value, load: `${before}–${loadNow()}` };
+}
+
 interface ReadRow {
   name: string;
   matches: number;
   alone: Result;
   loaded: Result;
+  load: string;
+}
+
+interface WriteRow {
+  name: string;
+  result: Result;
+  load: string;
+  kind: 'create' | 'update';
+  indexed: boolean;
 }
 
 interface EngineRun {
   name: string;
   reads: ReadRow[];
-  mixed: string;
-  writes: { name: string; result: Result }[];
+  mixed: { text: string; search: Tally[]; errors: number; fiveHundreds: number; load: string };
+  writes: WriteRow[];
   sizes: string[];
+  /** The index's bytes against those of the titles and code it indexes. */
+  indexRatio?: number;
+  growth?: { count: number; matches: number; p50: number; load: string };
 }
 
 function sqliteDb(file: string): sqlite3.Database {
@@ -73,54 +96,58 @@ async function reads(pid: number): Promise<ReadRow[]> {
   for (const [name, query] of READS) {
     const url = `${BASE}/snippets/?limit=100${query ? `&${query}` : ''}`;
     process.stderr.write(`bench: ${name}…\n`);
-    const alone = await runScenario({ name, url }, [pid], { connections: 1, duration: ALONE_SECONDS });
-    const loaded = await runScenario({ name, url }, [pid], { connections: CONNECTIONS, duration: DURATION });
-    rows.push({ name, matches: await matches(query), alone, loaded });
+    const { value, load } = await withLoad(async () => ({
+      alone: await runScenario({ name, url }, [pid], { connections: 1, duration: ALONE_SECONDS }),
+      loaded: await runScenario({ name, url }, [pid], { connections: CONNECTIONS, duration: DURATION }),
+    }));
+    rows.push({ name, matches: await matches(query), ...value, load });
   }
   return rows;
 }
 
-/** POST and PUT with Token, each request's code different (an unchanged code is not written again, nor re-indexed). */
-async function writes(
-  pid: number,
-  token: string,
-  ownIds: number[],
-  label: string,
-): Promise<{ name: string; result: Result }[]> {
+/**
+ * POST with Token, then PUT of the snippets those POSTs made (the seeded ones stay as seeded), each request's code
+ * different (an unchanged code is not written again, nor re-indexed).
+ */
+async function writes(pid: number, token: string, label: string, indexed: boolean): Promise<WriteRow[]> {
   const headers = { 'Content-Type': 'application/json', Authorization: `Token ${token}` };
   let n = Math.floor(Math.random() * 1e6);
   const body = () => JSON.stringify({ title: `bench ${n}`, code: writeCode(n++), language: 'python' });
-  const scenarios: Scenario[] = [
-    {
-      name: `POST /snippets/ Token, ${label}`,
-      url: `${BASE}/snippets/`,
-      requests: [{ method: 'POST', path: '/snippets/', headers, setupRequest: (req) => ({ ...req, body: body() }) }],
-    },
-    {
-      name: `PUT /snippets/<pk>/ Token, ${label}`,
-      url: BASE,
-      requests: [
-        {
-          method: 'PUT',
-          headers,
-          setupRequest: (req) => ({ ...req, path: `/snippets/${ownIds[n % ownIds.length]}/`, body: body() }),
-        },
-      ],
-    },
+  const create: Scenario = {
+    name: `POST /snippets/ Token, ${label}`,
+    url: `${BASE}/snippets/`,
+    requests: [{ method: 'POST', path: '/snippets/', headers, setupRequest: (req) => ({ ...req, body: body() }) }],
+  };
+  // Unmeasured: a service just started (the run without the index) would otherwise pay its warm-up in the figure.
+  process.stderr.write(`bench: ${create.name}, warm-up…\n`);
+  await runScenario(create, [pid], { connections: CONNECTIONS, duration: Math.min(3, DURATION) });
+  process.stderr.write(`bench: ${create.name}…\n`);
+  const created = await withLoad(() => runScenario(create, [pid], { connections: CONNECTIONS, duration: DURATION }));
+  const ids = await ownSnippetIds();
+  const update: Scenario = {
+    name: `PUT /snippets/<pk>/ Token, ${label}`,
+    url: BASE,
+    requests: [
+      {
+        method: 'PUT',
+        headers,
+        setupRequest: (req) => ({ ...req, path: `/snippets/${ids[n % ids.length]}/`, body: body() }),
+      },
+    ],
+  };
+  process.stderr.write(`bench: ${update.name}…\n`);
+  const updated = await withLoad(() => runScenario(update, [pid], { connections: CONNECTIONS, duration: DURATION }));
+  return [
+    { name: create.name, result: created.value, load: created.load, kind: 'create', indexed },
+    { name: update.name, result: updated.value, load: updated.load, kind: 'update', indexed },
   ];
-  const out = [];
-  for (const s of scenarios) {
-    process.stderr.write(`bench: ${s.name}…\n`);
-    out.push({ name: s.name, result: await runScenario(s, [pid], { connections: CONNECTIONS, duration: DURATION }) });
-  }
-  return out;
 }
 
 /**
  * The mixed scenario of `npm run bench` on these 100,000 snippets, a third of its 16 readers searching (each request the
  * next of the searches above), beside 16 Token writers.
  */
-async function mixed(token: string, ownId: number): Promise<string> {
+async function mixed(token: string, ownId: number): Promise<EngineRun['mixed']> {
   const readers = 16;
   const searchers = Math.round(readers / 3);
   const target = {
@@ -146,14 +173,29 @@ async function mixed(token: string, ownId: number): Promise<string> {
   const others = mixedLoads(target, { readers: readers - searchers, writers: 16 });
   // Readers first: the scenario pairs each load's phases in that order.
   const loads = [...others.filter((l) => l.side === 'readers'), search, ...others.filter((l) => l.side === 'writers')];
-  const { table, checks } = await mixedScenario(target, { readers, writers: 16, seconds: DURATION }, undefined, loads);
-  return `Mixed, ${DURATION} s per phase, ${readers} readers (${searchers} searching) + 16 Token writers, throttling off:\n\n${table}\n\n${checks.join('\n')}`;
+  const { value, load } = await withLoad(() =>
+    mixedScenario(target, { readers, writers: 16, seconds: DURATION }, undefined, loads),
+  );
+  const { table, checks, tallies } = value;
+  const all = [...tallies.alone, ...tallies.mixed];
+  const i = loads.indexOf(search);
+  return {
+    text: `Mixed, ${DURATION} s per phase, ${readers} readers (${searchers} searching) + 16 Token writers, throttling off, load ${load}:\n\n${table}\n\n${checks.join('\n')}`,
+    search: [tallies.alone[i]!, tallies.mixed[i]!],
+    errors: all.reduce((n, t) => n + t.errors + t.timeouts, 0),
+    fiveHundreds: all.reduce(
+      (n, t) => n + Object.entries(t.statuses).reduce((m, [code, k]) => m + (code.startsWith('5') ? k : 0), 0),
+      0,
+    ),
+    load,
+  };
 }
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
 
+/** The bench user's newest 1,000 snippets: those the run's POSTs made. */
 async function ownSnippetIds(): Promise<number[]> {
-  const res = await fetch(`${BASE}/snippets/?owner=bench&limit=1000`);
+  const res = await fetch(`${BASE}/snippets/?owner=bench&ordering=-created&limit=1000`);
   return ((await res.json()) as { id: number }[]).map((s) => s.id);
 }
 
@@ -167,25 +209,85 @@ async function withService<T>(env: NodeJS.ProcessEnv, work: (pid: number) => Pro
   }
 }
 
+const sqliteBytes = async (db: sqlite3.Database) =>
+  Number(
+    (
+      await sqliteAll<{ n: number }>(
+        db,
+        'SELECT SUM(LENGTH(CAST(title AS BLOB)) + LENGTH(CAST(code AS BLOB))) AS n FROM snippets',
+      )
+    )[0]!.n,
+  );
+
+/** The rare term alone at `count` snippets (seeded and kept as the others), on the service of `env`. */
+async function rareAlone(env: NodeJS.ProcessEnv, count: number): Promise<NonNullable<EngineRun['growth']>> {
+  const url = `${BASE}/snippets/?limit=100&search=${RARE_TERM}`;
+  return withService(env, async (pid) => {
+    process.stderr.write(`bench: ${RARE_TERM} alone at ${count}…\n`);
+    const { value, load } = await withLoad(() =>
+      runScenario({ name: 'rare alone', url }, [pid], { connections: 1, duration: ALONE_SECONDS }),
+    );
+    return { count, matches: await matches(`search=${RARE_TERM}`), p50: value.p50, load };
+  });
+}
+
+const growth = (env: NodeJS.ProcessEnv) => rareAlone(env, GROWTH * COUNT);
+
+/** The MariaDB/MySQL database of the growth's seed: BENCH_GROWTH_DATABASE_URL, or BENCH_DATABASE_URL's name + `_4x`. */
+function grownMysqlUrl(url: string): string {
+  const grown = new URL(process.env.BENCH_GROWTH_DATABASE_URL ?? url);
+  if (!process.env.BENCH_GROWTH_DATABASE_URL) grown.pathname = `${grown.pathname}_${GROWTH}x`;
+  return grown.href;
+}
+
+/**
+ * BENCH_SEARCH_ONLY=growth: the growth row alone, the rare term at COUNT and at GROWTH × COUNT on each engine (where
+ * the full run's 4 × COUNT seed is more than the machine can make in the time, a smaller COUNT whose 4 × is seeded).
+ */
+async function growthOnly(): Promise<void> {
+  const rows = [['engine', 'snippets', 'matches', 'p50 ms', 'load', 'snippets', 'matches', 'p50 ms', 'load', 'growth']];
+  const row = (name: string, a: NonNullable<EngineRun['growth']>, b: NonNullable<EngineRun['growth']>) =>
+    rows.push([
+      name,
+      String(a.count),
+      String(a.matches),
+      String(a.p50),
+      a.load,
+      String(b.count),
+      String(b.matches),
+      String(b.p50),
+      b.load,
+      `${(b.p50 / Math.max(1, a.p50)).toFixed(1)}×`,
+    ]);
+  row(
+    'SQLite',
+    await rareAlone(serviceEnv(`sqlite:${await sqliteSeed(COUNT)}`), COUNT),
+    await growth(serviceEnv(`sqlite:${await sqliteSeed(GROWTH * COUNT)}`)),
+  );
+  const url = process.env.BENCH_DATABASE_URL;
+  if (url) {
+    await mysqlSeed(url, COUNT);
+    const a = await rareAlone(serviceEnv(url), COUNT);
+    await mysqlSeed(grownMysqlUrl(url), GROWTH * COUNT);
+    row('MariaDB/MySQL', a, await growth(serviceEnv(grownMysqlUrl(url))));
+  }
+  console.log(`\n### Growth: \`${RARE_TERM}\` alone, 1 connection ${ALONE_SECONDS} s\n\n${markdownTable(rows)}\n`);
+}
+
 async function sqliteRun(): Promise<EngineRun> {
+  const seed = await sqliteSeed(COUNT);
   const dir = mkdtempSync(path.join(tmpdir(), 'snippets-search-bench-'));
-  const file = path.join(dir, 'search.sqlite3');
-  const env = serviceEnv(`sqlite:${file}`);
   try {
-    cli(env, 'migrate');
-    cli(env, 'createuser', 'bench', '--password', 'benchpass');
-    const started = Date.now();
-    await seedSqlite(file, COUNT, 1);
-    const seedSeconds = (Date.now() - started) / 1000;
+    const file = sqliteCopy(seed, dir);
+    const env = serviceEnv(`sqlite:${file}`);
     const run = await withService(env, async (pid) => {
       const token = await apiToken(BASE, 'bench', 'benchpass');
-      const ids = await ownSnippetIds();
+      const [own] = await ownSnippetIds();
       return {
         token,
-        ids,
         reads: await reads(pid),
-        mixed: await mixed(token, ids[0]!),
-        writes: await writes(pid, token, ids, 'with the index'),
+        mixed: await mixed(token, own!),
+        writes: await writes(pid, token, 'with the index', true),
       };
     });
     // The file compacted with the index, then the same rows without it: its triggers and table dropped.
@@ -193,6 +295,7 @@ async function sqliteRun(): Promise<EngineRun> {
     await sqliteAll(db, 'VACUUM');
     const withIndex = statSync(file).size;
     const stored = (await sqliteAll<{ n: number }>(db, 'SELECT COUNT(*) AS n FROM snippets'))[0]?.n;
+    const code = await sqliteBytes(db);
     for (const sql of [
       'DROP TRIGGER snippet_search_insert',
       'DROP TRIGGER snippet_search_update',
@@ -203,58 +306,105 @@ async function sqliteRun(): Promise<EngineRun> {
       await sqliteAll(db, sql);
     await new Promise((r) => db.close(r));
     const withoutIndex = statSync(file).size;
-    const without = await withService(env, (pid) => writes(pid, run.token, run.ids, 'without the index'));
+    const without = await withService(env, (pid) => writes(pid, run.token, 'without the index', false));
+    rmSync(dir, { recursive: true, force: true }); // the copy: the growth's seed may need the room
+    const grown = GROWTH ? await growth(serviceEnv(`sqlite:${await sqliteSeed(GROWTH * COUNT)}`)) : undefined;
     return {
       name: 'SQLite',
       reads: run.reads,
       mixed: run.mixed,
       writes: [...run.writes, ...without],
       sizes: [
-        `seeded ${COUNT} snippets (with the index's triggers) in ${seedSeconds.toFixed(0)} s`,
-        `${stored} snippets after the writes, file (VACUUM) with the index ${mb(withIndex)}, without it ${mb(withoutIndex)}: the index takes ${mb(withIndex - withoutIndex)}`,
+        `${stored} snippets after the writes (titles and code ${mb(code)}), file (VACUUM) with the index ${mb(withIndex)}, without it ${mb(withoutIndex)}: the index takes ${mb(withIndex - withoutIndex)}, ${((withIndex - withoutIndex) / code).toFixed(2)}× the code it indexes (the file ${(withIndex / withoutIndex).toFixed(2)}× the file without)`,
       ],
+      indexRatio: (withIndex - withoutIndex) / code,
+      growth: grown,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-async function mariadbRun(): Promise<EngineRun | undefined> {
-  if (!process.env.BENCH_DATABASE_URL) return undefined;
-  const engine = await openEngine(); // a database named for benches is emptied first
-  const env = serviceEnv(engine.url);
+/**
+ * The search index's bytes on MariaDB/MySQL: its table's (the rows of words and their keys) and InnoDB's FULLTEXT
+ * tables' (FTS_*), read from information_schema with the PROCESS privilege, else from the server's data directory when
+ * this machine can read it.
+ */
+async function mysqlIndexBytes(conn: mysql.Connection): Promise<{ table: number; fulltext?: number }> {
+  const [[t]] = await conn.query<mysql.RowDataPacket[]>(
+    "SELECT data_length + index_length AS n, DATABASE() AS db FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = 'snippet_trigram_words'",
+  );
+  const table = Number(t!.n);
   try {
-    cli(env, 'migrate');
-    cli(env, 'createuser', 'bench', '--password', 'benchpass');
-    const conn = await mysql.createConnection({ uri: engine.url });
-    const [[bench]] = await conn.query<mysql.RowDataPacket[]>("SELECT id FROM users WHERE username = 'bench'");
-    const started = Date.now();
-    await seedMysql(engine.url, COUNT, Number(bench!.id));
-    const seedSeconds = (Date.now() - started) / 1000;
-    await conn.query('ANALYZE TABLE snippets');
-    const [[size]] = await conn.query<mysql.RowDataPacket[]>(
-      "SELECT data_length AS d, index_length AS i FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = 'snippets'",
+    const [[f]] = await conn.query<mysql.RowDataPacket[]>(
+      "SELECT SUM(allocated_size) AS n FROM information_schema.innodb_sys_tablespaces WHERE name LIKE CONCAT(DATABASE(), '/FTS\\_%')",
     );
+    if (f?.n) return { table, fulltext: Number(f.n) };
+  } catch {
+    // no PROCESS privilege
+  }
+  const [[d]] = await conn.query<mysql.RowDataPacket[]>('SELECT @@datadir AS dir');
+  const dir = path.join(String(d!.dir), String(t!.db));
+  if (!existsSync(dir)) return { table };
+  try {
+    const files = readdirSync(dir).filter((f) => f.startsWith('FTS_') && f.endsWith('.ibd'));
+    return { table, fulltext: files.reduce((n, f) => n + statSync(path.join(dir, f)).size, 0) };
+  } catch {
+    return { table };
+  }
+}
+
+async function mariadbRun(): Promise<EngineRun | undefined> {
+  const url = process.env.BENCH_DATABASE_URL;
+  if (!url) return undefined;
+  const seed = await mysqlSeed(url, COUNT);
+  const env = serviceEnv(url);
+  const name = `MariaDB/MySQL (${decodeURIComponent(new URL(url).pathname.slice(1))})`;
+  try {
+    const conn = await mysql.createConnection({ uri: url });
+    const [[code]] = await conn.query<mysql.RowDataPacket[]>(
+      'SELECT SUM(LENGTH(title) + LENGTH(code)) AS n, COUNT(*) AS c FROM snippets',
+    );
+    const index = await mysqlIndexBytes(conn);
     await conn.end();
     const run = await withService(env, async (pid) => {
       const token = await apiToken(BASE, 'bench', 'benchpass');
-      const ids = await ownSnippetIds();
+      const [own] = await ownSnippetIds();
       return {
+        token,
         reads: await reads(pid),
-        mixed: await mixed(token, ids[0]!),
-        writes: await writes(pid, token, ids, 'no index (none on MariaDB)'),
+        mixed: await mixed(token, own!),
+        writes: await writes(pid, token, 'with the index', true),
       };
     });
+    const aside = await setIndexTableAside(url);
+    const without = await withService(env, (pid) => writes(pid, run.token, `without the index (${aside})`, false));
+    await restoreMysqlSeed(seed);
+    const codeBytes = Number(code!.n);
+    const indexBytes = index.table + (index.fulltext ?? 0);
+    let grown: EngineRun['growth'];
+    if (GROWTH) {
+      // Reported without it when its database cannot be had (BENCH_GROWTH_DATABASE_URL names one).
+      try {
+        await mysqlSeed(grownMysqlUrl(url), GROWTH * COUNT);
+        grown = await growth(serviceEnv(grownMysqlUrl(url)));
+      } catch (err) {
+        process.stderr.write(`bench: no growth row on MariaDB/MySQL: ${(err as Error).message}\n`);
+      }
+    }
     return {
-      name: engine.name,
-      ...run,
+      name,
+      reads: run.reads,
+      mixed: run.mixed,
+      writes: [...run.writes, ...without],
       sizes: [
-        `seeded ${COUNT} snippets in ${seedSeconds.toFixed(0)} s`,
-        `snippets table: data ${mb(Number(size!.d))}, indexes ${mb(Number(size!.i))} (no search index)`,
+        `${Number(code!.c)} snippets seeded (titles and code ${mb(codeBytes)}); the index: its table (rows of words, keys) ${mb(index.table)}, InnoDB's FULLTEXT tables ${index.fulltext === undefined ? 'not readable here (no PROCESS privilege, no data directory)' : mb(index.fulltext)}: ${(indexBytes / codeBytes).toFixed(2)}× the code it indexes`,
       ],
+      indexRatio: index.fulltext === undefined ? undefined : indexBytes / codeBytes,
+      growth: grown,
     };
   } finally {
-    await engine.close();
+    await restoreMysqlSeed(seed);
   }
 }
 
@@ -285,6 +435,7 @@ function report(run: EngineRun): string {
       'p99 ms',
       'errors',
       'vs unfiltered',
+      'load',
     ],
   ];
   for (const r of run.reads) {
@@ -298,9 +449,10 @@ function report(run: EngineRun): string {
       String(r.loaded.p99),
       String(r.alone.errors + r.loaded.errors),
       `${((r.loaded.rps / unfiltered) * 100).toFixed(0)}%`,
+      r.load,
     ]);
   }
-  const writeRows = [['write', 'req/s', 'p50 ms', 'p99 ms', 'errors']];
+  const writeRows = [['write', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'load']];
   for (const w of run.writes)
     writeRows.push([
       w.name,
@@ -308,17 +460,85 @@ function report(run: EngineRun): string {
       String(w.result.p50),
       String(w.result.p99),
       String(w.result.errors),
+      w.load,
     ]);
-  return `\n### ${run.name}\n\n${run.sizes.join('\n\n')}\n\n${markdownTable(readRows)}\n\n${markdownTable(writeRows)}\n\n${run.mixed}\n`;
+  const growth = run.growth
+    ? `\n\nGrowth: \`${RARE_TERM}\` alone at ${run.growth.count} snippets (${run.growth.matches} matches), p50 ${run.growth.p50} ms, load ${run.growth.load}`
+    : '';
+  return `\n### ${run.name}\n\n${run.sizes.join('\n\n')}\n\n${markdownTable(readRows)}\n\n${markdownTable(writeRows)}\n\n${run.mixed.text}${growth}\n`;
+}
+
+const pct = (a: number, b: number) => `${((a / b) * 100).toFixed(0)}%`;
+
+/** Issue 28's targets table, a column for each engine, from the figures above. */
+function targets(runs: EngineRun[]): string {
+  const write = (r: EngineRun, kind: WriteRow['kind'], indexed: boolean) =>
+    r.writes.find((w) => w.kind === kind && w.indexed === indexed)!;
+  const writeShare = (r: EngineRun, kind: WriteRow['kind']) => {
+    const [w, wo] = [write(r, kind, true), write(r, kind, false)];
+    return `${pct(w.result.rps, wo.result.rps)} (${w.result.rps.toFixed(0)} against ${wo.result.rps.toFixed(0)}/s; load ${w.load}, ${wo.load})`;
+  };
+  const rows: [string, string, (r: EngineRun) => string][] = [
+    [
+      `rare term (\`${RARE_TERM}\`) p50 alone, ${COUNT} snippets`,
+      '< 20 ms',
+      (r) => `${r.reads[1]!.alone.p50} ms (load ${r.reads[1]!.load})`,
+    ],
+    [
+      'any search under the mixed load (16 readers, a third searching, + 16 Token writers)',
+      '0 errors, 0 × 503',
+      (r) => {
+        const [alone, mixed] = r.mixed.search;
+        const statuses = (t: Tally) =>
+          Object.entries(t.statuses)
+            .filter(([c]) => !c.startsWith('2'))
+            .map(([c, k]) => `${c} ×${k}`)
+            .join(', ') || 'none';
+        return `searches: ${alone!.errors + alone!.timeouts + mixed!.errors + mixed!.timeouts} errors (not 2xx: alone ${statuses(alone!)}, mixed ${statuses(mixed!)}); all loads ${r.mixed.errors} errors, ${r.mixed.fiveHundreds} × 5xx (load ${r.mixed.load})`;
+      },
+    ],
+    [
+      '`return self` rate against the plain page',
+      '≥ 50%',
+      (r) => `${pct(r.reads[3]!.loaded.rps, r.reads[0]!.loaded.rps)} (load ${r.reads[3]!.load})`,
+    ],
+    ['code-changing updates with the index against without', '≥ 75%', (r) => writeShare(r, 'update')],
+    ['creates with the index against without', '≥ 85%', (r) => writeShare(r, 'create')],
+    [
+      'index size against the code it indexes',
+      '≤ 3×',
+      (r) => (r.indexRatio === undefined ? 'not measured (see above)' : `${r.indexRatio.toFixed(2)}×`),
+    ],
+    [
+      `growth: the rare term's p50 at ${COUNT} and at ${GROWTH * COUNT} snippets`,
+      'grows less than 2×',
+      (r) =>
+        r.growth
+          ? `${r.reads[1]!.alone.p50} → ${r.growth.p50} ms, ${(r.growth.p50 / Math.max(1, r.reads[1]!.alone.p50)).toFixed(1)}× (load ${r.growth.load})`
+          : 'not measured (BENCH_SEARCH_GROWTH=0)',
+    ],
+  ];
+  return `\n### Issue 28's targets\n\n${markdownTable([
+    ['measure', ...runs.map((r) => r.name), 'target'],
+    ...rows.map(([name, target, cell]) => [name, ...runs.map(cell), target]),
+  ])}\n`;
 }
 
 async function main(): Promise<void> {
   console.log(
-    `\nSearch bench: ${COUNT} snippets, ${CONNECTIONS} connections ${DURATION} s and 1 connection ${ALONE_SECONDS} s per read, node ${process.version}`,
+    `\nSearch bench: ${COUNT} snippets, ${CONNECTIONS} connections ${DURATION} s and 1 connection ${ALONE_SECONDS} s per read, node ${process.version}, ${new Date().toISOString()}, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
   );
-  console.log(report(await sqliteRun()));
+  if (process.env.BENCH_SEARCH_ONLY === 'growth') return growthOnly();
+  const runs = [await sqliteRun()];
+  console.log(report(runs[0]!));
   const maria = await mariadbRun();
-  if (maria) console.log(report(maria));
+  if (maria) {
+    runs.push(maria);
+    console.log(report(maria));
+  }
+  console.log(targets(runs));
 }
 
 main().catch((err: unknown) => {
