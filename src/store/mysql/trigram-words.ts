@@ -62,6 +62,14 @@ export const trigramWord = (a: number, b: number, c: number, width: number) =>
  */
 export function trigramWords(texts: string[], width: number, common = false): string[] {
   const space = spaceOf(width);
+  return Array.from(new Set(trigramKeys(texts, common).map((k) => k % space)), (n) => wordOf(n, width));
+}
+
+/**
+ * The distinct 32-bit hashes of each text's trigrams, as trigramWords takes them (none of common characters only,
+ * unless `common`): the keys of the side-table design that bench/search-index-mysql.ts measures beside the words.
+ */
+export function trigramKeys(texts: string[], common = false): number[] {
   const keys = new Set<number>();
   for (const text of texts) {
     // Code points: a JavaScript string is UTF-16, an emoji two units and one code point.
@@ -70,12 +78,20 @@ export function trigramWords(texts: string[], width: number, common = false): st
     for (let i = 0; i < text.length; i++) {
       const c = text.codePointAt(i)!;
       if (c > 0xffff) i++;
-      if (a >= 0 && (common || !isCommon(a) || !isCommon(b) || !isCommon(c))) keys.add(hash(a, b, c) % space);
+      if (a >= 0 && (common || !isCommon(a) || !isCommon(b) || !isCommon(c))) keys.add(hash(a, b, c));
       a = b;
       b = c;
     }
   }
-  return Array.from(keys, (n) => wordOf(n, width));
+  return [...keys];
+}
+
+/** The 32-bit hashes of a term's distinct trigrams, in order (trigramKeys' of a text holding the term include them). */
+export function termKeys(term: string): number[] {
+  const cps = codePoints(term);
+  const keys: number[] = [];
+  for (let i = 0; i + 2 < cps.length; i++) keys.push(hash(cps[i]!, cps[i + 1]!, cps[i + 2]!));
+  return [...new Set(keys)];
 }
 
 /** The code points of a string. */
