@@ -510,7 +510,7 @@ function targets(runs: EngineRun[]): string {
       (r) => (r.indexRatio === undefined ? 'not measured (see above)' : `${r.indexRatio.toFixed(2)}×`),
     ],
     [
-      `growth: the rare term's p50 at ${COUNT} and at ${GROWTH * COUNT} snippets`,
+      `growth: the rare term's p50 at ${COUNT} and at ${(GROWTH || 4) * COUNT} snippets`,
       'grows less than 2×',
       (r) =>
         r.growth
