@@ -25,6 +25,37 @@ export type CounterUse = 'requests' | 'guesses';
 /** How long a worker waits for the primary's answer about a counter. */
 const CLUSTER_TIMEOUT_MS = 2000;
 
+/** rate-limiter-flexible's rejection when the primary did not answer in time (lib/RateLimiterCluster.js, savePromise). */
+const NO_ANSWER = /^RateLimiterCluster timeout/;
+
+/**
+ * A worker's counter kept by the cluster's primary; when the primary does not answer within `timeoutMs` (a machine so
+ * busy that its IPC lags), this process counts the request in memory instead, as it does while Redis is unreachable,
+ * so that a slow primary costs a little precision and never a 500. RateLimiterCluster has no insurance of its own.
+ */
+export class ClusterCounter extends RateLimiterCluster {
+  private readonly insurance: RateLimiterMemory;
+
+  constructor(opts: CounterOptions, timeoutMs = CLUSTER_TIMEOUT_MS) {
+    super({ ...opts, timeoutMs });
+    this.insurance = new RateLimiterMemory(opts);
+  }
+
+  override consume(key: string | number, points?: number, options?: Record<string, unknown>) {
+    return super.consume(key, points, options).catch((err: unknown) => {
+      if (err instanceof Error && NO_ANSWER.test(err.message)) return this.insurance.consume(key, points, options);
+      throw err;
+    });
+  }
+
+  override get(key: string | number, options?: Record<string, unknown>) {
+    return super.get(key, options).catch((err: unknown) => {
+      if (err instanceof Error && NO_ANSWER.test(err.message)) return this.insurance.get(key, options);
+      throw err;
+    });
+  }
+}
+
 /** A counter key of fixed length and alphabet, whatever the text it counts (a 10,000-character username, emoji). */
 export function counterKey(...parts: string[]): string {
   // Hex, not base64: MySQL's table compares keys without regard to case.
@@ -60,9 +91,7 @@ export async function counter(
   }
   const shared = use === 'guesses' ? runtime.store.engine.sharedCounter(opts) : undefined;
   if (shared) return shared;
-  return cluster.isWorker
-    ? new RateLimiterCluster({ ...opts, timeoutMs: CLUSTER_TIMEOUT_MS })
-    : new RateLimiterMemory(opts);
+  return cluster.isWorker ? new ClusterCounter(opts) : new RateLimiterMemory(opts);
 }
 
 /** In the cluster's primary: holds the workers' in-memory counters (without Redis). */
