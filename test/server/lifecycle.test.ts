@@ -91,7 +91,14 @@ describe('the service process', function () {
   });
 
   it('SIGTERM right after a client hung up mid-save lets the save finish before closing the database', async () => {
-    const env = serviceEnv({ HIGHLIGHT_TIMEOUT_MS: '1500', LOG_LEVEL: 'error', ...markingInFlight });
+    // A shutdown deadline no slow machine reaches: at the default 10 s a load average of 35 cut the save (2026-11-26);
+    // the deadline is test/server/shutdown.test.ts's.
+    const env = serviceEnv({
+      HIGHLIGHT_TIMEOUT_MS: '1500',
+      SHUTDOWN_TIMEOUT_MS: '600000',
+      LOG_LEVEL: 'error',
+      ...markingInFlight,
+    });
     await runCli(env, 'createuser', 'alice', '--password', 'alicepass');
     service = await startService(env, { capture: true });
     // Seconds of work in highlight.js' Java grammar: the save waits for the deadline (1.5 s) in the pool.

@@ -1,10 +1,6 @@
 // Stopping under keep-alive within SHUTDOWN_TIMEOUT_MS, and dropping a client that never reads its answer.
 import http from 'node:http';
 import { expect } from 'chai';
-import { createUser } from '../../src/auth/users';
-import { resetDatabase } from '../support/db';
-import { serviceInProcess, type InProcessService } from '../support/in-process';
-import { suiteLogRecords } from '../support/log';
 import { runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
 import { connect, heldCreate, parseAnswer, within } from '../support/raw-http';
 
@@ -94,58 +90,40 @@ describe('stopping the service and slow clients', function () {
     expect(s.output()).to.match(/"cut":1,.*shutdown deadline passed/);
   });
 
-  // SOCKET_TIMEOUT_MS is the server's (server/connections.ts), not the process's: the service in the test's process.
-  describe("in the test's process", () => {
-    let s: InProcessService | undefined;
-    after(async () => s?.close());
-
-    /** Resolves with the suite log's first record whose message matches `pattern`. */
-    async function logged(pattern: RegExp): Promise<Record<string, unknown>> {
-      for (;;) {
-        const found = suiteLogRecords().find((r) => pattern.test(r.msg));
-        if (found) return found;
-        await new Promise((r) => setTimeout(r, 50));
-      }
+  it('a client that never reads its answer is dropped after SOCKET_TIMEOUT_MS without progress; a slow answer is not', async () => {
+    const s = await start({ SOCKET_TIMEOUT_MS: '1000', HIGHLIGHT_TIMEOUT_MS: '5000' });
+    // Seconds of highlight.js' Java grammar before the answer's first byte: the service is slow, not the client.
+    expect(await create(s.base, `int ${'a'.repeat(99996)}`, 'java')).to.equal(201);
+    // A streamed list of about 15 MB: more than the loopback socket buffers of both ends hold.
+    const code = 'x'.repeat(100_000);
+    for (let i = 0; i < 150; i += 10) {
+      await Promise.all(
+        Array.from({ length: 10 }, async () => expect(await create(s.base, code, 'plaintext')).to.equal(201)),
+      );
     }
-
-    it('a client that never reads its answer is dropped after SOCKET_TIMEOUT_MS without progress; a slow answer is not', async () => {
-      await resetDatabase();
-      s = await serviceInProcess({ SOCKET_TIMEOUT_MS: '1000', HIGHLIGHT_TIMEOUT_MS: '5000' });
-      await createUser(s.runtime.store, 'alice', 'alicepass', { iterations: 1000 });
-      const base = s.base;
-      // Seconds of highlight.js' Java grammar before the answer's first byte: the service is slow, not the client.
-      expect(await create(base, `int ${'a'.repeat(99996)}`, 'java')).to.equal(201);
-      // A streamed list of about 15 MB: more than the loopback socket buffers of both ends hold.
-      const code = 'x'.repeat(100_000);
-      for (let i = 0; i < 150; i += 10) {
-        await Promise.all(
-          Array.from({ length: 10 }, async () => expect(await create(base, code, 'plaintext')).to.equal(201)),
-        );
-      }
-      const reader = await new Promise<http.IncomingMessage>((resolve, reject) =>
-        http.get(`${base}/snippets/`, resolve).on('error', reject),
-      );
-      reader.pause();
-      expect(reader.statusCode).to.equal(200);
-      const record = await within(
-        120_000,
-        'the stalled connection dropped',
-        logged(/closed a connection whose client stopped reading its answer/),
-      );
-      expect(record).to.include({ level: 'warn', method: 'GET', url: '/snippets/', afterMs: 1000 });
-      // Read now: the answer stops short of the end of the list and the connection is gone.
-      let received = '';
-      reader.setEncoding('utf8');
-      reader.on('data', (c: string) => (received += c));
-      reader.on('error', () => {}); // the cut, seen below as an incomplete message
-      const closed = new Promise((resolve) => reader.once('close', resolve));
-      reader.resume();
-      await within(60_000, 'the cut answer read', closed);
-      expect(reader.complete).to.equal(false);
-      expect(received.endsWith(']')).to.equal(false);
-      expect(received.length).to.be.below(150 * 100_000);
-      // The service serves on.
-      expect((await fetch(`${base}/healthz`)).status).to.equal(200);
-    });
+    const reader = await new Promise<http.IncomingMessage>((resolve, reject) =>
+      http.get(`${s.base}/snippets/`, resolve).on('error', reject),
+    );
+    reader.pause();
+    expect(reader.statusCode).to.equal(200);
+    const line = await within(
+      120_000,
+      'the stalled connection dropped',
+      logged(s, /closed a connection whose client stopped reading its answer/),
+    );
+    expect(JSON.parse(line)).to.include({ level: 'warn', method: 'GET', url: '/snippets/', afterMs: 1000 });
+    // Read now: the answer stops short of the end of the list and the connection is gone.
+    let received = '';
+    reader.setEncoding('utf8');
+    reader.on('data', (c: string) => (received += c));
+    reader.on('error', () => {}); // the cut, seen below as an incomplete message
+    const closed = new Promise((resolve) => reader.once('close', resolve));
+    reader.resume();
+    await within(60_000, 'the cut answer read', closed);
+    expect(reader.complete).to.equal(false);
+    expect(received.endsWith(']')).to.equal(false);
+    expect(received.length).to.be.below(150 * 100_000);
+    // The service serves on.
+    expect((await fetch(`${s.base}/healthz`)).status).to.equal(200);
   });
 });

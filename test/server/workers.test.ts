@@ -42,8 +42,10 @@ describe('the workers of WEB_CONCURRENCY', function () {
       let output = '';
       child.stdout.on('data', (c: Buffer) => (output += c.toString()));
       child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+      // A bound for a hang, as startService's (300 s): the primary's start, its migrations and two workers' starts took
+      // over 120 s at a load average of 35 (2026-11-26, the MariaDB pass).
       const code = await within(
-        120_000,
+        300_000,
         'the primary exiting',
         new Promise((resolve) => child.once('exit', resolve)),
       ).finally(() => child.kill('SIGKILL'));

@@ -1,7 +1,9 @@
 // The service in the test's own process, for tests of what it answers where a process of its own is not the point: a
 // runtime of its own (createRuntime, as server/serve.ts builds one) on the database the settings name, migrated, its
 // app behind the server that serves it (server/connections.ts's drainingServer) on a free loopback port. Starting a
-// process costs seconds, and tens of them on a busy machine (test/support/process.ts); this costs none of them.
+// process costs seconds, and tens of them on a busy machine (test/support/process.ts); this costs none of them. Not for
+// a short timeout of the server's (SOCKET_TIMEOUT_MS): the test's client shares its event loop, whose stalls on a busy
+// machine the timeout would count against the client.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../server/app';
