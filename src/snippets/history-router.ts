@@ -82,7 +82,9 @@ export const revisionProcedures = {
     .input(SavedTimesQuery)
     .output(SavedTimes)
     .query(async ({ ctx, input }) => ({
-      items: await ctx.runtime.store.snippets.lastSaved([...new Set(input.ids.split(',').map(Number))]),
+      items: input.ids
+        ? await ctx.runtime.store.snippets.lastSaved([...new Set(input.ids.split(',').map(Number))])
+        : [],
     })),
 
   revision: publicProcedure

@@ -40,14 +40,15 @@ export const DiffQuery = RevisionId.extend({
     .optional(),
 });
 
-/** `?ids=3,1,2`: the snippets whose last saved times a list shows, a page's worth at most (MAX_PAGE). */
+/** `?ids=3,1,2`: the snippets whose last saved times a list shows, a page's worth at most (MAX_PAGE); none without. */
 export const SavedTimesQuery = z.object({
   ids: z
     .string()
     .regex(
-      new RegExp(`^[0-9]{1,9}(,[0-9]{1,9}){0,${MAX_PAGE - 1}}$`),
+      new RegExp(`^([0-9]{1,9}(,[0-9]{1,9}){0,${MAX_PAGE - 1}})?$`),
       `Enter up to ${MAX_PAGE} snippet ids, separated by commas.`,
-    ),
+    )
+    .optional(),
 });
 
 /** When each snippet of the query that exists was last saved: its latest revision's time. */

@@ -40,6 +40,7 @@ describe('the list rows’ age', () => {
       { id: one.id, saved: await latest(one.id) },
       { id: two.id, saved: await latest(two.id) },
     ]);
+    expect((await api().get('/snippets/saved/').expect(200)).body).to.deep.equal({ items: [] });
     const bad = await api().get('/snippets/saved/?ids=1,x').expect(400);
     expect(bad.body).to.have.property('ids');
     await api()
