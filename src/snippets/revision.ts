@@ -52,7 +52,9 @@ export const SavedTimesQuery = z.object({
 });
 
 /** When each snippet of the query that exists was last saved: its latest revision's time. */
-export const SavedTimes = z.object({ items: z.array(z.object({ id: z.number().int(), saved: z.string() })) });
+export const SavedTimes = z.object({
+  items: z.array(z.object({ id: z.number().int(), saved: Revision.shape.saved })),
+});
 export type SavedTimes = z.infer<typeof SavedTimes>;
 
 /** If-Match (RFC 9110 §13.1.1) as the writes take it: the header's value, a list of entity tags or `*`. */
