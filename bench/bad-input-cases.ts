@@ -492,6 +492,14 @@ const history: Make = (rng, ctx) => {
       '/snippets/99999999/revisions/',
       '/snippets/99999999/revisions/1/diff/',
       `/trpc/snippets.diff?input=${encodeURIComponent('{"id":"x","n":[1]}')}`,
+      // The saved times of a list's rows (GET /snippets/saved/?ids=): odd lists, too many, too long.
+      '/snippets/saved/?ids=',
+      '/snippets/saved/?ids=1,,2',
+      '/snippets/saved/?ids=-1',
+      `/snippets/saved/?ids=${'9'.repeat(rng.int(10, 400))}`,
+      `/snippets/saved/?ids=${Array.from({ length: rng.int(999, 1200) }, (_, i) => i + 1).join(',')}`,
+      `/snippets/saved/?ids=1&ids=2`,
+      `/trpc/snippets.savedTimes?input=${encodeURIComponent('{"ids":[1,2]}')}`,
     ]);
     const accept = rng.pick([undefined, 'text/x-diff', 'image/png', 'text/html', '*/*;q=0']);
     return {
