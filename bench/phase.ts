@@ -27,6 +27,33 @@ export interface Tally {
 /** A client waits this long for an answer before counting a timeout. */
 export const TIMEOUT_SECONDS = 10;
 
+/** What reconnectAfterClose() reaches of autocannon 8's client (node_modules/autocannon/lib/httpClient.js). */
+interface ClientInternals {
+  on(event: 'headers', listener: (info: { shouldKeepAlive: boolean }) => void): void;
+  _doRequest(): void;
+  _connect(): void;
+  _destroyConnection(): void;
+}
+
+/**
+ * A new connection after an answer that closes its own (`Connection: close`: gunicorn's sync workers, the Django
+ * original's, answer so every time). autocannon 8 writes the next request on the closing socket, counts the reset as an
+ * error and, its request queue never cleared, times every later answer from the start of a request that was lost.
+ */
+function reconnectAfterClose(client: autocannon.Client): void {
+  const c = client as unknown as ClientInternals;
+  let closing = false;
+  c.on('headers', (info) => (closing = !info.shouldKeepAlive));
+  const doRequest = c._doRequest;
+  c._doRequest = function (this: ClientInternals) {
+    if (!closing) return doRequest.call(this);
+    closing = false;
+    // Drops the old socket and its listeners; _connect() sends the next request on the new one.
+    this._destroyConnection();
+    this._connect();
+  };
+}
+
 function run(base: string, load: Load, seconds: number): Promise<Tally> {
   const latencies: number[] = [];
   return new Promise((resolve, reject) => {
@@ -36,6 +63,7 @@ function run(base: string, load: Load, seconds: number): Promise<Tally> {
       connections: load.connections,
       duration: seconds,
       timeout: TIMEOUT_SECONDS,
+      setupClient: reconnectAfterClose,
     };
     const instance = autocannon(opts, (err: Error | null, r: autocannon.Result) => {
       if (err) return reject(err);
