@@ -23,21 +23,20 @@ import { firstChallenge, readSecurity, writeSecurity, type SecurityOptions } fro
 const SCHEMA_COMPONENTS = { Snippet, User, Revision };
 
 /**
- * A zod schema as OpenAPI 3.1 JSON Schema. zod-openapi runs zod 4's `z.toJSONSchema` and, unlike it, refers to
- * SCHEMA_COMPONENTS as `#/components/schemas/…` and keeps the `.meta()` descriptions (docs/openapi.md).
+ * A zod schema as OpenAPI 3.1 JSON Schema, and the components it refers to. zod-openapi runs zod 4's `z.toJSONSchema`
+ * for OpenAPI: no `$schema`, and SCHEMA_COMPONENTS referred to as `#/components/schemas/…` rather than copied in `$defs`.
  */
 const jsonSchema = (schema: ZodType, io: 'input' | 'output') =>
-  createSchema(schema, { io, schemaComponents: SCHEMA_COMPONENTS }) as { schema: SchemaObject; components: object };
+  createSchema(schema, { io, schemaComponents: SCHEMA_COMPONENTS }) as {
+    schema: SchemaObject;
+    components: Record<string, SchemaObject>;
+  };
 
 /** SCHEMA_COMPONENTS as JSON Schema, by name. */
-export function componentSchemas(): Record<string, SchemaObject> {
-  return Object.fromEntries(
-    Object.entries(SCHEMA_COMPONENTS).map(([name, schema]) => [
-      name,
-      (jsonSchema(schema, 'output').components as Record<string, SchemaObject>)[name]!,
-    ]),
+export const componentSchemas = (): Record<string, SchemaObject> =>
+  Object.fromEntries(
+    Object.entries(SCHEMA_COMPONENTS).map(([name, schema]) => [name, jsonSchema(schema, 'output').components[name]!]),
   );
-}
 
 /** The component each write's body is documented under: POST and PUT of a snippet take the same fields. */
 const BODY_COMPONENTS: Record<string, string> = {
