@@ -20,6 +20,10 @@ import { firstChallenge, readSecurity, type SecurityOptions } from './security';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const STRING: SchemaObject = { type: 'string' };
+const CSRF_TOKEN: SchemaObject = {
+  type: 'string',
+  description: `The \`${CSRF_COOKIE}\` cookie's value (or send it in \`X-CSRFToken\`).`,
+};
 
 export const AUTH_SCHEMAS: Record<string, SchemaObject> = {
   TokenRequest: {
@@ -84,10 +88,7 @@ export const AUTH_SCHEMAS: Record<string, SchemaObject> = {
     properties: {
       username: STRING,
       password: STRING,
-      [CSRF_FIELD]: {
-        type: 'string',
-        description: `The \`${CSRF_COOKIE}\` cookie's value (or send it in \`X-CSRFToken\`).`,
-      },
+      [CSRF_FIELD]: CSRF_TOKEN,
       next: { type: 'string', description: 'A path on this site to go to after logging in; default `/`.' },
     },
     required: ['username', 'password'],
@@ -95,10 +96,7 @@ export const AUTH_SCHEMAS: Record<string, SchemaObject> = {
   LogoutForm: {
     type: 'object',
     properties: {
-      [CSRF_FIELD]: {
-        type: 'string',
-        description: `The \`${CSRF_COOKIE}\` cookie's value (or send it in \`X-CSRFToken\`).`,
-      },
+      [CSRF_FIELD]: CSRF_TOKEN,
       next: { type: 'string', description: 'A path on this site to go to after logging out; default `/`.' },
     },
   },
@@ -138,6 +136,10 @@ const NEXT: ParameterObject = {
   schema: STRING,
 };
 const NO_STORE: Record<string, HeaderObject> = { 'Cache-Control': { schema: { type: 'string', const: 'no-store' } } };
+const RETRY_AFTER: Record<string, HeaderObject> = {
+  'Retry-After': { required: true, schema: { type: 'integer', minimum: 1 } },
+};
+const UNREACHABLE = page('The provider cannot be reached: try again shortly.', RETRY_AFTER);
 
 /** The OAuth 2.0 token endpoint; `alias` is its path without the trailing slash, the same endpoint. */
 function oauth2Token(alias: boolean): OperationObject {
@@ -174,7 +176,7 @@ function oauth2Token(alias: boolean): OperationObject {
       429: {
         description:
           "Too many failed password checks for this username and address: `slow_down`, with the throttle's `detail` and `wait`.",
-        headers: { 'Retry-After': { required: true, schema: { type: 'integer', minimum: 1 } } },
+        headers: RETRY_AFTER,
         content: {
           'application/json': {
             schema: { allOf: [ref('OAuth2Error'), ref('Throttled')] },
@@ -208,9 +210,7 @@ function oidcPaths(base: string, security: ReturnType<typeof readSecurity>, chai
             description: "To the provider's authorization endpoint (code flow with PKCE, state and nonce).",
             headers: REDIRECT('`oidc_flow` (HttpOnly, signed, ten minutes, path the callback)'),
           },
-          503: page('The provider cannot be reached: try again shortly.', {
-            'Retry-After': { required: true, schema: { type: 'integer', minimum: 1 } },
-          }),
+          503: UNREACHABLE,
           ...chain,
         },
       },
@@ -233,9 +233,7 @@ function oidcPaths(base: string, security: ReturnType<typeof readSecurity>, chai
           403: page(
             'Refused: the provider declined, the username belongs to another account, or the user is deactivated.',
           ),
-          503: page('The provider cannot be reached: try again shortly.', {
-            'Retry-After': { required: true, schema: { type: 'integer', minimum: 1 } },
-          }),
+          503: UNREACHABLE,
         },
       },
     },
@@ -304,9 +302,7 @@ export function authPaths(options: SecurityOptions): PathsObject {
           },
           200: page('Wrong username or password: the form again, without saying which field was wrong.'),
           403: csrfRefused,
-          429: page('Too many failed attempts: the form again, with the wait.', {
-            'Retry-After': { required: true, schema: { type: 'integer', minimum: 1 } },
-          }),
+          429: page('Too many failed attempts: the form again, with the wait.', RETRY_AFTER),
           ...errorResponsesFor([401, 413, 415, 503], challenge),
         },
       },

@@ -1,13 +1,10 @@
-// The OpenAPI 3.1 document of the REST API as served: trpc-to-openapi's generated document, fixed up (DESIGN §4).
-import type { OpenAPIObject, ResponseObject } from 'openapi3-ts/oas31';
-import { generateOpenApiDocument } from 'trpc-to-openapi';
+// The OpenAPI 3.1 document of the REST API as served (DESIGN §4): the routed procedures' paths, the paths served
+// beside them, the authentication endpoints, and the components they refer to.
+import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { appRouter } from '../../src/routers';
 import { routesOf } from '../rest/routes';
-import { Snippet } from '../../src/snippets/schema';
-import { User } from '../../src/users/schema';
-import { Revision } from '../../src/snippets/revision';
 import { ERROR_SCHEMAS, errorResponseName, errorResponses } from './components';
-import { BODY_SCHEMA, generatedWriteBody, OTHER_BODY_SCHEMAS, servedPaths } from './paths';
+import { bodySchemas, componentSchemas, restPaths } from './paths';
 import { firstChallenge, securitySchemes, type SecurityOptions } from './security';
 import { snippetInputSchema } from './snippet-input';
 import { AUTH_SCHEMAS, authPaths } from './auth-paths';
@@ -33,26 +30,15 @@ const DESCRIPTION = [
 
 export function buildOpenApiDocument(options: SecurityOptions = DEFAULT_SECURITY): OpenAPIObject {
   const routes = routesOf(appRouter);
-  const generated = generateOpenApiDocument(appRouter, {
-    title: 'snippets',
-    description: DESCRIPTION,
-    // The API is unversioned (spec, "Versioning"); this is the document's own revision.
-    version: '1',
-    baseUrl: '/',
-    // Registered here so the operations reference them instead of repeating them inline.
-    defs: { Snippet, User, Revision },
-  });
-  // The generator's error.* schemas are tRPC's {message, code, issues}, which the REST facade never sends.
-  const generatedSchemas = Object.fromEntries(
-    Object.entries(generated.components?.schemas ?? {}).filter(([name]) => !name.startsWith('error.')),
-  );
-  const responses: Record<string, ResponseObject> = {};
-  for (const [status, response] of Object.entries(errorResponses(firstChallenge(options))))
-    responses[errorResponseName(Number(status))] = response;
-
+  const bodies = bodySchemas(routes);
+  const responses = Object.entries(errorResponses(firstChallenge(options))).map(([status, response]) => [
+    errorResponseName(Number(status)),
+    response,
+  ]);
   return {
-    openapi: generated.openapi,
-    info: { ...generated.info, license: { name: 'MIT', identifier: 'MIT' } },
+    openapi: '3.1.0',
+    // The API is unversioned (spec, "Versioning"); this is the document's own revision.
+    info: { title: 'snippets', description: DESCRIPTION, version: '1', license: { name: 'MIT', identifier: 'MIT' } },
     // A relative server: paths resolve against the origin /openapi.json was fetched from, wherever the service runs.
     servers: [{ url: '/' }],
     tags: [
@@ -63,22 +49,17 @@ export function buildOpenApiDocument(options: SecurityOptions = DEFAULT_SECURITY
       { name: 'api', description: 'The API root and this description.' },
       { name: 'operations', description: 'Probes for load balancers and orchestrators.' },
     ],
-    paths: { ...servedPaths(routes, generated.paths ?? {}, options), ...servicePaths(options), ...authPaths(options) },
+    paths: { ...restPaths(routes, options), ...servicePaths(options), ...authPaths(options) },
     components: {
       schemas: {
-        ...generatedSchemas,
-        [BODY_SCHEMA]: snippetInputSchema(generatedWriteBody(routes, generated.paths ?? {})),
-        ...Object.fromEntries(
-          Object.values(OTHER_BODY_SCHEMAS).map((name) => [
-            name,
-            generatedWriteBody(routes, generated.paths ?? {}, name),
-          ]),
-        ),
+        ...componentSchemas(),
+        ...bodies,
+        SnippetInput: snippetInputSchema(bodies.SnippetInput!),
         ...ERROR_SCHEMAS,
         ...SERVICE_SCHEMAS,
         ...AUTH_SCHEMAS,
       },
-      responses,
+      responses: Object.fromEntries(responses),
       securitySchemes: securitySchemes(options),
     },
   };

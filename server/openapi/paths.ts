@@ -1,28 +1,49 @@
-// The paths as the REST facade serves them, rebuilt from the generated operations and the routing table (server/rest/routes.ts).
+// The paths the REST facade serves: one operation per routed procedure (server/rest/routes.ts), from its `.meta` and
+// its zod input and output.
 import type {
   OperationObject,
   ParameterObject,
-  PathItemObject,
   PathsObject,
-  ReferenceObject,
   RequestBodyObject,
   ResponseObject,
-  ResponsesObject,
   SchemaObject,
 } from 'openapi3-ts/oas31';
-import { allowedMethods, type Method, type RoutedProcedure, type Route } from '../rest/routes';
+import { z, type ZodType } from 'zod';
+import { createSchema } from 'zod-openapi';
+import { Revision } from '../../src/snippets/revision';
+import { Snippet } from '../../src/snippets/schema';
+import { User } from '../../src/users/schema';
 import { PARSED_MEDIA_TYPES } from '../http/body';
+import { SUCCESS_STATUS } from '../rest/outcome';
+import { allowedMethods, type Method, type Route, type RoutedProcedure } from '../rest/routes';
 import { errorResponse, errorResponseName } from './components';
 import { firstChallenge, readSecurity, writeSecurity, type SecurityOptions } from './security';
-import { SUCCESS_STATUS } from '../rest/outcome';
 
-/** The schema component each snippet write's body is documented as (POST and PUT take the same fields). */
-export const BODY_SCHEMA = 'SnippetInput';
+/** The shapes documented once under components.schemas; operations refer to them by `$ref`. */
+const SCHEMA_COMPONENTS = { Snippet, User, Revision };
 
-/** The writes whose body is not a snippet's, each documented under a component of its own. */
-export const OTHER_BODY_SCHEMAS: Record<string, string> = { 'tokens.create': 'PersonalTokenInput' };
+/**
+ * A zod schema as OpenAPI 3.1 JSON Schema, and the components it refers to. zod-openapi runs zod 4's `z.toJSONSchema`
+ * for OpenAPI: no `$schema`, and SCHEMA_COMPONENTS referred to as `#/components/schemas/…` rather than copied in `$defs`.
+ */
+const jsonSchema = (schema: ZodType, io: 'input' | 'output') =>
+  createSchema(schema, { io, schemaComponents: SCHEMA_COMPONENTS }) as {
+    schema: SchemaObject;
+    components: Record<string, SchemaObject>;
+  };
 
-const bodySchemaOf = (procedure: string) => OTHER_BODY_SCHEMAS[procedure] ?? BODY_SCHEMA;
+/** SCHEMA_COMPONENTS as JSON Schema, by name. */
+export const componentSchemas = (): Record<string, SchemaObject> =>
+  Object.fromEntries(
+    Object.entries(SCHEMA_COMPONENTS).map(([name, schema]) => [name, jsonSchema(schema, 'output').components[name]!]),
+  );
+
+/** The component each write's body is documented under: POST and PUT of a snippet take the same fields. */
+const BODY_COMPONENTS: Record<string, string> = {
+  'snippets.create': 'SnippetInput',
+  'snippets.update': 'SnippetInput',
+  'tokens.create': 'PersonalTokenInput',
+};
 
 /** The route's `<pk>` is `[0-9]+`: no sign, no exponent, no leading space; anything else is 404, not 400. */
 export const ID_PARAMETER: ParameterObject = {
@@ -34,7 +55,7 @@ export const ID_PARAMETER: ParameterObject = {
 };
 
 /** A revision's number in a path: digits, like the id. */
-export const N_PARAMETER: ParameterObject = {
+const N_PARAMETER: ParameterObject = {
   name: 'n',
   in: 'path',
   required: true,
@@ -77,82 +98,69 @@ const LINK_HEADER = {
   },
 };
 
-const isReference = (x: object): x is ReferenceObject => '$ref' in x;
+/** The procedure's input fields by name (none for z.void()). */
+const fieldsOf = (procedure: RoutedProcedure): Record<string, ZodType> =>
+  procedure.input instanceof z.ZodObject ? (procedure.input.shape as Record<string, ZodType>) : {};
 
-interface Generated {
-  path: string;
-  operation: OperationObject;
-}
+/** The input fields that are neither in the path nor the If-Match header: a write's body, a read's query. */
+const ownFields = (route: Route, procedure: RoutedProcedure) =>
+  Object.entries(fieldsOf(procedure)).filter(
+    ([name]) => name !== IF_MATCH_FIELD && !route.template.includes(`{${name}}`),
+  );
 
-/** The generated operation of a procedure (the adapter names it "snippets-get" for "snippets.get"). */
-function generatedOperation(paths: PathsObject, procedure: string): Generated {
-  const operationId = procedure.replace(/\./g, '-');
-  for (const [path, item] of Object.entries(paths)) {
-    for (const operation of Object.values(item as Record<string, OperationObject>)) {
-      if (operation?.operationId === operationId) return { path, operation };
+const hasBody = (method: Method, procedure: RoutedProcedure) =>
+  (method === 'POST' || method === 'PUT') && !procedure.bodyless;
+
+/** Each body component's schema, checked to be the same for every write documented under it. */
+export function bodySchemas(routes: readonly Route[]): Record<string, SchemaObject> {
+  const bodies: Record<string, SchemaObject> = {};
+  for (const route of routes) {
+    for (const [method, procedure] of Object.entries(route.procedures) as [Method, RoutedProcedure][]) {
+      if (!hasBody(method, procedure)) continue;
+      const name = BODY_COMPONENTS[procedure.path];
+      if (!name) throw new Error(`OpenAPI: name the body component of ${procedure.path} in BODY_COMPONENTS`);
+      const { schema } = jsonSchema(z.object(Object.fromEntries(ownFields(route, procedure))), 'input');
+      if (bodies[name] && JSON.stringify(bodies[name]) !== JSON.stringify(schema))
+        throw new Error(`OpenAPI: the writes documented as ${name} no longer take the same fields`);
+      bodies[name] = schema;
     }
   }
-  throw new Error(`OpenAPI: the routed procedure ${procedure} has no .meta({ openapi }) operation`);
+  return bodies;
 }
 
-/** The generated JSON schema of a write's body, without the If-Match input (a header on REST). */
-function generatedBodySchema(operation: OperationObject): SchemaObject | undefined {
-  const body = operation.requestBody;
-  if (!body || isReference(body)) return undefined;
-  const schema = body.content['application/json']?.schema as SchemaObject | undefined;
-  if (!schema?.properties?.[IF_MATCH_FIELD]) return schema;
-  const { [IF_MATCH_FIELD]: _ifMatch, ...properties } = schema.properties;
-  return { ...schema, properties };
-}
-
-/**
- * The body schema every routed write documented under `component` shares (BODY_SCHEMA: the snippet writes), checked to
- * be one shape so documenting it once stays true.
- */
-export function generatedWriteBody(
-  routes: readonly Route[],
-  generated: PathsObject,
-  component: string = BODY_SCHEMA,
-): SchemaObject {
-  const schemas = routes.flatMap((route) =>
-    (['POST', 'PUT'] as const).flatMap((method) => {
-      const procedure = route.procedures[method];
-      return procedure && !procedure.bodyless && bodySchemaOf(procedure.path) === component
-        ? [generatedBodySchema(generatedOperation(generated, procedure.path).operation)]
-        : [];
-    }),
-  );
-  const [first] = schemas;
-  if (!first || schemas.some((s) => JSON.stringify(s) !== JSON.stringify(first))) {
-    throw new Error(`OpenAPI: the writes no longer share one body shape; document each under its own name`);
-  }
-  return first;
-}
-
-/** The same schema under each media type the facade parses (server/rest/body.ts). */
+/** The same schema under each media type the facade parses (server/http/body.ts). */
 function requestBody(component: string): RequestBodyObject {
   const schema = { $ref: `#/components/schemas/${component}` };
   return { required: true, content: Object.fromEntries(PARSED_MEDIA_TYPES.map((type) => [type, { schema }])) };
 }
 
-function successResponse(
-  status: number,
-  generated: ResponseObject | ReferenceObject | undefined,
-  procedure: RoutedProcedure,
-): ResponseObject {
-  const { paged } = procedure;
-  const description = generated && !isReference(generated) ? generated.description : 'Successful response';
+/** A page's Link; a snippet read, saved or restored names its revision, a create also its URL (server/rest/outcome.ts). */
+function successHeaders(route: Route, method: Method, procedure: RoutedProcedure) {
+  if (procedure.paged) return LINK_HEADER;
+  if (route.name === 'snippet-list' && method === 'POST') return { ...LOCATION_HEADER, ...ETAG_HEADER };
+  if (
+    (route.name === 'snippet-detail' && (method === 'GET' || method === 'PUT')) ||
+    route.name === 'snippet-revision-restore'
+  )
+    return ETAG_HEADER;
+  return undefined;
+}
+
+function successResponse(route: Route, method: Method, procedure: RoutedProcedure, status: number): ResponseObject {
+  const description = procedure.openapi.successDescription ?? 'Successful response';
   // A 204 has no body and no Content-Type (server/http/respond.ts sendNoContent).
   if (status === 204) return { description };
   if (procedure.text)
     return { description, content: { [procedure.text.split(';')[0]!]: { schema: { type: 'string' } } } };
-  const response: ResponseObject = { ...(generated as ResponseObject), description };
-  if (!paged) return response;
   // A paged procedure returns `{ items, next }`: the body is the items, the next page a Link header.
-  const schema = response.content?.['application/json']?.schema as SchemaObject | undefined;
-  const items = schema?.properties?.items;
-  if (!items) throw new Error('OpenAPI: a paged procedure no longer returns { items, next }');
-  return { ...response, content: { 'application/json': { schema: items } }, headers: LINK_HEADER };
+  const output = procedure.paged ? (procedure.output as z.ZodObject).shape.items : procedure.output;
+  if (!output) throw new Error(`OpenAPI: the paged ${procedure.path} no longer returns { items, next }`);
+  const headers = successHeaders(route, method, procedure);
+  return {
+    description,
+    content: { 'application/json': { schema: jsonSchema(output as ZodType, 'output').schema } },
+    ...(headers ? { headers } : {}),
+  };
 }
 
 /** The refusals that can happen to this operation, in status order. */
@@ -177,76 +185,65 @@ function errorStatuses(
   return [...statuses].sort((a, b) => a - b);
 }
 
-/** The writes to one snippet (PUT, DELETE, a restore) take If-Match: their procedures' `ifMatch` input. */
-function conditional(generated: OperationObject): boolean {
-  const inQuery = (generated.parameters ?? []).some((p) => !isReference(p) && p.name === IF_MATCH_FIELD);
-  const body = generated.requestBody;
-  const schema = body && !isReference(body) ? (body.content['application/json']?.schema as SchemaObject) : undefined;
-  return inQuery || Boolean(schema?.properties?.[IF_MATCH_FIELD]);
-}
-
-function servedOperation(
+function operation(
   route: Route,
   method: Method,
   procedure: RoutedProcedure,
-  generated: OperationObject,
   options: SecurityOptions,
 ): OperationObject {
   const path = route.template;
-  const { responses, parameters = [], requestBody: _generatedBody, security: _generatedSecurity, ...rest } = generated;
-  const query = parameters.filter((p) => !isReference(p) && p.in === 'query' && p.name !== IF_MATCH_FIELD);
+  const { summary, description, tags } = procedure.openapi;
+  // A read's fields are its query; a write's other than the path's are its body.
+  const query: ParameterObject[] = (method === 'GET' || method === 'DELETE' ? ownFields(route, procedure) : []).map(
+    ([name, schema]) => ({
+      in: 'query',
+      name,
+      schema: jsonSchema(schema, 'input').schema,
+      ...(schema.safeParse(undefined).success ? {} : { required: true }),
+    }),
+  );
+  // The writes to one snippet (PUT, DELETE, a restore) take If-Match: their procedures' `ifMatch` input.
+  const ifMatch = IF_MATCH_FIELD in fieldsOf(procedure);
   const success = procedure.status ?? SUCCESS_STATUS[method] ?? 200;
-  const out: ResponsesObject = {
-    [success]: successResponse(success, (responses as ResponsesObject)['200'], procedure),
-  };
-  // A snippet read, created, saved or restored names its revision; a create, its URL (server/rest/outcome.ts).
-  if (
-    (route.name === 'snippet-detail' && (method === 'GET' || method === 'PUT')) ||
-    route.name === 'snippet-revision-restore'
-  )
-    out[success].headers = ETAG_HEADER;
-  const ifMatch = conditional(generated);
-  if (route.name === 'snippet-list' && method === 'POST') out[success].headers = { ...LOCATION_HEADER, ...ETAG_HEADER };
+  const responses: Record<number, unknown> = { [success]: successResponse(route, method, procedure, success) };
   for (const status of errorStatuses(path, method, procedure, query.length, options, ifMatch))
-    out[status] = errorResponse(status);
-  const isWrite = method !== 'GET';
+    responses[status] = errorResponse(status);
   return {
-    ...rest,
+    operationId: procedure.path.replace(/\./g, '-'),
+    summary,
+    description,
+    tags,
     parameters: [
       ...(path.includes('{id}') ? [ID_PARAMETER] : []),
       ...(path.includes('{n}') ? [N_PARAMETER] : []),
       ...query,
       ...(ifMatch ? [IF_MATCH_PARAMETER] : []),
     ],
-    ...((method === 'POST' || method === 'PUT') && !procedure.bodyless
-      ? { requestBody: requestBody(bodySchemaOf(procedure.path)) }
-      : {}),
+    ...(hasBody(method, procedure) ? { requestBody: requestBody(BODY_COMPONENTS[procedure.path]!) } : {}),
     security:
-      (isWrite && route.authenticatedOrReadOnly) || procedure.protect ? writeSecurity(options) : readSecurity(options),
-    responses: out,
+      (method !== 'GET' && route.authenticatedOrReadOnly) || procedure.protect
+        ? writeSecurity(options)
+        : readSecurity(options),
+    responses,
   };
 }
 
 /** Every served path and method of the routing table, and nothing the facade does not serve (paths keep their trailing slash). */
-export function servedPaths(routes: readonly Route[], generated: PathsObject, options: SecurityOptions): PathsObject {
-  const paths: PathsObject = {};
-  for (const route of routes) {
-    for (const [method, procedure] of Object.entries(route.procedures) as [Method, RoutedProcedure][]) {
-      const found = generatedOperation(generated, procedure.path);
-      const path = route.template;
-      const item: PathItemObject = (paths[path] ??= {
+export function restPaths(routes: readonly Route[], options: SecurityOptions): PathsObject {
+  return Object.fromEntries(
+    routes.map((route) => [
+      route.template,
+      {
         description:
           `Allow: ${allowedMethods(route).join(', ')}.${route.procedures.GET ? ' HEAD answers as GET without a body;' : ''} OPTIONS describes the resource ` +
           `(name, renders, parses, actions). Any other method answers 405 (#/components/responses/${errorResponseName(405)}).`,
-      });
-      item[method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'] = servedOperation(
-        route,
-        method,
-        procedure,
-        found.operation,
-        options,
-      );
-    }
-  }
-  return paths;
+        ...Object.fromEntries(
+          (Object.entries(route.procedures) as [Method, RoutedProcedure][]).map(([method, procedure]) => [
+            method.toLowerCase(),
+            operation(route, method, procedure, options),
+          ]),
+        ),
+      },
+    ]),
+  );
 }

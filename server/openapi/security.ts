@@ -6,8 +6,10 @@ import { TOKEN_PATHS } from '../auth/oauth2/routes';
 import { SESSION_COOKIE } from '../auth/session';
 import { mountPath } from '../http/urls';
 
-/** What the document depends on: the schemes, and where the token endpoint and the login pages are mounted. */
-/** OIDC_ISSUER: the OpenID Connect sign-in's pages are documented only where they are served (docs/authentication.md). */
+/**
+ * What the document depends on: the schemes, where the token endpoint and the login pages are mounted, and OIDC_ISSUER
+ * (the OpenID Connect sign-in's pages are documented only where they are served, docs/authentication.md).
+ */
 export type SecurityOptions = Pick<Config, 'AUTH_SCHEMES' | 'TOKEN_AUTH_PATH' | 'API_AUTH_PREFIX'> &
   Partial<Pick<Config, 'OIDC_ISSUER'>>;
 

@@ -21,10 +21,8 @@ export function snippetInputSchema(generated: SchemaObject): SchemaObject {
   const properties = Object.fromEntries(
     Object.entries(generated.properties ?? {}).map(([name, schema]) => [name, { ...schema, ...FIELD_DOCS[name] }]),
   );
-  // Unknown keys (id, owner) are ignored, not refused, so the generator's additionalProperties: false would mislead.
-  const { additionalProperties: _closed, ...open } = generated;
   return {
-    ...open,
+    ...generated,
     properties,
     description: 'The writable snippet fields; `owner` always comes from the credentials.',
   };

@@ -6,9 +6,11 @@ import {
   getInputOutputParsers,
   instanceofZodTypeLikeVoid,
   unwrapZodType,
+  type OpenApiMeta,
   type OpenApiProcedure,
   type OpenApiRouter,
 } from 'trpc-to-openapi';
+import type { ZodType } from 'zod';
 import type { Context } from '../../src/context';
 import type { RouteMeta } from '../../src/trpc';
 
@@ -35,6 +37,11 @@ export interface RoutedProcedure {
   bodyless: boolean;
   /** The media type of a text output (`.meta` text), answered as it is rather than as JSON. */
   text?: string;
+  /** What the OpenAPI document says of it (server/openapi/paths.ts): `.meta`'s openapi entry, its input and output. */
+  openapi: NonNullable<OpenApiMeta['openapi']>;
+  /** The input schema without its optional or preprocess wrappers: an object of fields, or z.void(). */
+  input: ZodType;
+  output: ZodType;
 }
 
 export interface Route {
@@ -80,16 +87,20 @@ export function routesOf(router: OpenApiRouter): Route[] {
     if (route.name !== name)
       throw new Error(`procedure ${path}: ${template} is named ${route.name} by another procedure, not ${name}`);
     if (!METHODS.includes(method as Method)) throw new Error(`procedure ${path}: method ${method} is not served`);
-    const voidInput = instanceofZodTypeLikeVoid(unwrapZodType(getInputOutputParsers(procedure).inputParser, true));
+    const { inputParser, outputParser } = getInputOutputParsers(procedure);
+    const input = unwrapZodType(inputParser, true) as ZodType;
     route.procedures[method as Method] = {
       path,
       call: callOf(path, type, procedure),
       paged: meta.paged === true,
-      voidInput,
+      voidInput: instanceofZodTypeLikeVoid(input),
       protect,
       status: meta.status,
       bodyless: meta.bodyless === true,
       text: meta.text,
+      openapi: meta.openapi,
+      input,
+      output: outputParser as ZodType,
     };
     route.authenticatedOrReadOnly ||= protect;
     byPath.set(template, route);
