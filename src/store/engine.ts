@@ -18,6 +18,17 @@ export interface Tx {
   selectForUpdate<T extends object>(sql: string, params: readonly unknown[]): Promise<T[]>;
 }
 
+/**
+ * A transaction's work by name, which another thread can run: the module at `module` exports `transactions`, and
+ * `transactions[op](tx, args)` does what the work's closure does (src/store/snippets/write-ops.ts). `args` are
+ * cloneable (https://nodejs.org/api/worker_threads.html#portpostmessagevalue-transferlist).
+ */
+export interface PortableWork {
+  module: string;
+  op: string;
+  args: unknown;
+}
+
 /** Which connections a read runs on: the store's readers, or the search lane's (a list with `search` terms). */
 export type ReadKind = 'read' | 'search';
 
@@ -45,8 +56,11 @@ export interface Engine {
    * (src/store/cancellation.ts). `urgent`: a lookup by key a request needs before its real work, ahead in line.
    */
   select<T extends object>(sql: string, params: readonly unknown[], kind: ReadKind, urgent: boolean): Promise<T[]>;
-  /** Runs `work` in one transaction and commits it, or rolls it back when `work` throws. */
-  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in one transaction and commits it, or rolls it back when `work` throws; where `portable` names the same
+   * work, the engine may run that instead, on a thread of its own (SQLite's writer thread).
+   */
+  transaction<T>(work: (tx: Tx) => Promise<T>, portable?: PortableWork): Promise<T>;
   /** Settings of the writer connection (SQLite's PRAGMAs), applied before the first statement of a process. */
   configure(): Promise<void>;
   /** Runs `work` holding the database's migration lock, across processes and machines. */

@@ -2,15 +2,19 @@
 // two of them leaves neither). Each engine runs it its own way (src/store/sqlite/transaction.ts,
 // src/store/mysql/transaction.ts).
 import type { Store } from './database';
-import type { Tx } from './engine';
+import type { PortableWork, Tx } from './engine';
 import { isDiskFull } from './errors';
 
 export type { Tx };
 
-/** Runs `work` in one transaction and commits it, or rolls it back when `work` throws. */
-export async function writeTransaction<T>(store: Store, work: (tx: Tx) => Promise<T>): Promise<T> {
+/** Runs `work` (or `portable`, the same work by name) in one transaction and commits it, or rolls it back when `work` throws. */
+export async function writeTransaction<T>(
+  store: Store,
+  work: (tx: Tx) => Promise<T>,
+  portable?: PortableWork,
+): Promise<T> {
   try {
-    const result = await store.engine.transaction(work);
+    const result = await store.engine.transaction(work, portable);
     store.diskFullSince = undefined;
     return result;
   } catch (err) {

@@ -8,6 +8,9 @@ import type { SnippetFields } from '../../snippets/schema';
 import { placeholders, SAVED_COLUMNS, SAVED_NAMES, SAVED_SELECT, withBooleans, type RawRow } from './columns';
 import { rowBytes, rowsWithin } from '../page-budget';
 
+/** What a save's thinning goes by: the store's SNIPPET_REVISIONS_KEEP and SNIPPET_REVISIONS_DAILY. */
+export type RevisionPolicy = Pick<Store, 'revisionsKeep' | 'revisionsDaily'>;
+
 const COLUMNS = `n AS revision, saved, ${SAVED_SELECT}`;
 
 type RevisionRow = RawRow<Omit<Revision, 'saved'>> & { saved: string | Date };
@@ -101,7 +104,7 @@ const INSERT_REVISION = `INSERT INTO snippet_revisions (snippet_id, n, saved, ${
  * history. Resolves to the bytes the snippet's revisions grew by (negative when the thinning freed more).
  */
 export async function insertRevision(
-  store: Store,
+  store: RevisionPolicy,
   tx: Tx,
   snippetId: number,
   n: number,

@@ -11,7 +11,7 @@ import type { Tx } from '../transaction';
  * (the transaction then stores nothing); a save that frees space always goes through, even for a user already past a
  * quota lowered since. The check and the addition are one UPDATE, so two saves at once cannot both pass it.
  */
-export async function charge(store: Store, tx: Tx, ownerId: number, delta: number): Promise<void> {
+export async function charge(store: Pick<Store, 'quotaBytes'>, tx: Tx, ownerId: number, delta: number): Promise<void> {
   if (delta === 0) return;
   const quota = store.quotaBytes;
   if (delta < 0 || quota === 0) {

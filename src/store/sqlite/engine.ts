@@ -1,5 +1,6 @@
-// The SQLite store: one writer (Sequelize's connection), two readers and a search reader per process, each with its
-// prepared statements; its transactions, migration lock, readiness probe and dialect.
+// The SQLite store: one writer (Sequelize's connection), on a file a writer thread for the snippet writes' transactions
+// (writer-thread.ts), two readers and a search reader per process, each with its prepared statements; its transactions,
+// migration lock, readiness probe and dialect.
 import { statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { Sequelize } from 'sequelize';
@@ -7,13 +8,14 @@ import sqlite3 from 'sqlite3';
 import type { Config } from '../../config';
 import { statementStop, stoppable } from '../cancellation';
 import { deadline } from '../deadline';
-import { READINESS_READ, type Engine, type ReadKind, type Readiness, type Tx } from '../engine';
+import { READINESS_READ, type Engine, type PortableWork, type ReadKind, type Readiness, type Tx } from '../engine';
 import { Gate } from '../gate';
 import { writerLine } from '../write-turn-gate';
 import { sqliteSearch } from './search';
 import type { SearchTerms } from '../search';
 import { StatementCache } from './statements';
 import { GroupCommit } from './group-commit';
+import { WriterThread } from './writer-thread';
 import { exec, storedTime, writerStatements } from './transaction';
 
 type SqliteConfig = Partial<
@@ -96,6 +98,10 @@ export class SqliteEngine implements Engine {
   /** The line for the writer connection, one statement at a time (or one transaction, holdWriter). */
   private readonly writerGate: Gate;
   private readonly readerStatements = new StatementCache();
+  /** The snippet writes' connection on a file, on a thread of its own. */
+  private readonly thread: WriterThread | undefined;
+  /** The writes that queue meanwhile commit together, each in its savepoint (src/store/sqlite/group-commit.ts). */
+  private readonly groups: GroupCommit;
   readonly orderedJoin = 'JOIN';
 
   /**
@@ -135,6 +141,9 @@ export class SqliteEngine implements Engine {
       `synchronous = ${config.SQLITE_SYNCHRONOUS ?? 'NORMAL'}`,
       'foreign_keys = ON',
     ];
+    // On a file the snippet writes run on a thread of their own (writer-thread.ts); in memory there is one connection.
+    this.thread = this.file ? new WriterThread({ file: this.file, pragmas: this.pragmas }) : undefined;
+    this.groups = new GroupCommit((run) => this.holdWriter(run), this.thread?.commit);
     this.read = lane(SQLITE_READERS, config.DATABASE_TIMEOUT_MS ?? 5000);
     this.searchLane = lane(SQLITE_SEARCH_READERS, config.SEARCH_TIMEOUT_MS ?? 5000);
   }
@@ -165,11 +174,8 @@ export class SqliteEngine implements Engine {
     }
   }
 
-  /** The writes that queue meanwhile commit together, each in its savepoint (src/store/sqlite/group-commit.ts). */
-  private readonly groups = new GroupCommit((run) => this.holdWriter(run));
-
-  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.groups.transaction(work);
+  transaction<T>(work: (tx: Tx) => Promise<T>, portable?: PortableWork): Promise<T> {
+    return this.groups.transaction(work, portable);
   }
 
   /**
@@ -313,6 +319,7 @@ export class SqliteEngine implements Engine {
   }
 
   async close(): Promise<void> {
+    await this.thread?.close();
     const writer = await this.writer();
     const opened = async (l: Lane) => (l.readers ? await l.readers.catch(() => []) : []);
     const readers = [...(await opened(this.read)), ...(await opened(this.searchLane))];

@@ -4,7 +4,7 @@
 // only after the COMMIT that holds its work: should the COMMIT fail, every work of the group fails with it, and none is
 // stored. https://www.sqlite.org/lang_savepoint.html
 import type sqlite3 from 'sqlite3';
-import type { Tx } from '../engine';
+import type { PortableWork, Tx } from '../engine';
 import { exec, sqliteTx } from './transaction';
 
 /**
@@ -13,26 +13,84 @@ import { exec, sqliteTx } from './transaction';
  */
 export const GROUP_MAX = 16;
 
+type Work = (tx: Tx) => Promise<unknown>;
+
 interface Job {
-  work: (tx: Tx) => Promise<unknown>;
+  work: Work;
+  /** The same work by name, which the writer thread can run (src/store/sqlite/writer-thread.ts). */
+  portable?: PortableWork;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
 }
 
-type Outcome = { ok: true; value: unknown } | { ok: false; err: unknown };
+export type Outcome = { ok: true; value: unknown } | { ok: false; err: unknown };
+
+/**
+ * Runs a group's portable works on the writer thread, holding the writer's line; the outcomes of those it ran, in
+ * order (commitGroup's).
+ */
+export type ThreadCommit = (works: PortableWork[]) => Promise<Outcome[]>;
+
+/**
+ * One transaction for `works`, each in the savepoint `save`, which the next work's statement releases and opens again
+ * with one call (a COMMIT releases the last): one pass to SQLite's thread per work besides its own statements, where a
+ * transaction of its own took two (BEGIN, COMMIT). A work that throws rolls back to its savepoint. Should SQLite have
+ * ended the whole transaction meanwhile (a full disk or an I/O error may roll it back:
+ * https://www.sqlite.org/lang_transaction.html, "Response To Errors Within A Transaction"), the works before it fail
+ * with its error (nothing of theirs was stored), and those after it are not run: the outcomes are then fewer than the
+ * works, and the caller queues the rest again.
+ */
+export async function commitGroup(db: sqlite3.Database, works: Work[]): Promise<Outcome[]> {
+  const tx = sqliteTx(db);
+  const settled: Outcome[] = [];
+  try {
+    await exec(db, 'BEGIN IMMEDIATE; SAVEPOINT save');
+    for (let at = 0; at < works.length; at++) {
+      if (at > 0) await exec(db, 'RELEASE save; SAVEPOINT save');
+      try {
+        settled.push({ ok: true, value: await works[at]!(tx) });
+      } catch (err) {
+        try {
+          await exec(db, 'ROLLBACK TO save');
+        } catch {
+          // The transaction is gone: nothing before this work was stored either.
+          await exec(db, 'ROLLBACK').catch(() => {});
+          return Array.from({ length: at + 1 }, () => ({ ok: false, err }));
+        }
+        settled.push({ ok: false, err });
+      }
+    }
+    await exec(db, 'COMMIT');
+    return settled;
+  } catch (err) {
+    // A failed BEGIN, savepoint or COMMIT (a failed COMMIT leaves the transaction open too: the next writer must not
+    // find it): no work of the group is stored; those refused keep their own reason.
+    await exec(db, 'ROLLBACK').catch(() => {});
+    return works.map((_, at) => {
+      const own = settled[at];
+      return own && !own.ok ? own : { ok: false, err };
+    });
+  }
+}
 
 /** Runs each queued transaction's work on the writer, a group of them per transaction. */
 export class GroupCommit {
   private readonly queue: Job[] = [];
   private draining = false;
 
-  /** `hold` runs a group on the writer connection, holding its line (SqliteEngine.holdWriter). */
-  constructor(private readonly hold: <T>(run: (db: sqlite3.Database) => Promise<T>) => Promise<T>) {}
+  /**
+   * `hold` runs a group on the writer connection, holding its line (SqliteEngine.holdWriter); `thread`, where there is
+   * one, runs a group whose works are all portable instead, still inside `hold`.
+   */
+  constructor(
+    private readonly hold: <T>(run: (db: sqlite3.Database) => Promise<T>) => Promise<T>,
+    private readonly thread?: ThreadCommit,
+  ) {}
 
   /** Runs `work` in a transaction and resolves with its result once that transaction has committed. */
-  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+  transaction<T>(work: (tx: Tx) => Promise<T>, portable?: PortableWork): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ work, portable, resolve: resolve as (value: unknown) => void, reject });
       if (!this.draining) void this.drain();
     });
   }
@@ -42,64 +100,31 @@ export class GroupCommit {
     try {
       while (this.queue.length > 0) {
         const group = this.queue.splice(0, GROUP_MAX);
-        let settled: { job: Job; outcome: Outcome }[];
+        let outcomes: Outcome[];
         try {
-          settled = await this.hold((db) => this.runGroup(db, group));
+          outcomes = await this.hold((db) => this.commit(db, group));
         } catch (err) {
           // The writer could not be had (the write turn refused, the store closing): no work of the group ran.
-          settled = group.map((job) => ({ job, outcome: { ok: false, err } }));
+          outcomes = group.map(() => ({ ok: false, err }));
         }
-        for (const { job, outcome } of settled) {
-          if (outcome.ok) job.resolve(outcome.value);
-          else job.reject(outcome.err);
-        }
+        // Those not run go back to the head of the queue (commitGroup).
+        this.queue.unshift(...group.slice(outcomes.length));
+        outcomes.forEach((outcome, at) => {
+          if (outcome.ok) group[at]!.resolve(outcome.value);
+          else group[at]!.reject(outcome.err);
+        });
       }
     } finally {
       this.draining = false;
     }
   }
 
-  /**
-   * One transaction for `group`, each work in the savepoint `save`, which the next work's statement releases and opens
-   * again with one call (a COMMIT releases the last): one pass to SQLite's thread per work besides its own statements,
-   * where a transaction of its own took two (BEGIN, COMMIT). A work that throws rolls back to its savepoint. Should
-   * SQLite have ended the whole transaction meanwhile (a full disk or an I/O error may roll it back:
-   * https://www.sqlite.org/lang_transaction.html, "Response To Errors Within A Transaction"), the works before it fail
-   * with its error (nothing of theirs was stored), and those not yet run go back to the head of the queue.
-   */
-  private async runGroup(db: sqlite3.Database, group: Job[]): Promise<{ job: Job; outcome: Outcome }[]> {
-    const tx = sqliteTx(db);
-    const settled: { job: Job; outcome: Outcome }[] = [];
-    try {
-      await exec(db, 'BEGIN IMMEDIATE; SAVEPOINT save');
-      for (let at = 0; at < group.length; at++) {
-        const job = group[at]!;
-        if (at > 0) await exec(db, 'RELEASE save; SAVEPOINT save');
-        try {
-          settled.push({ job, outcome: { ok: true, value: await job.work(tx) } });
-        } catch (err) {
-          try {
-            await exec(db, 'ROLLBACK TO save');
-          } catch {
-            // The transaction is gone: nothing before this work was stored either.
-            this.queue.unshift(...group.slice(at + 1));
-            await exec(db, 'ROLLBACK').catch(() => {});
-            const failed: Outcome = { ok: false, err };
-            return [...settled.map((s) => ({ job: s.job, outcome: failed })), { job, outcome: failed }];
-          }
-          settled.push({ job, outcome: { ok: false, err } });
-        }
-      }
-      await exec(db, 'COMMIT');
-      return settled;
-    } catch (err) {
-      // A failed BEGIN, savepoint or COMMIT (a failed COMMIT leaves the transaction open too: the next writer must not
-      // find it): no work of the group is stored; those refused keep their own reason.
-      await exec(db, 'ROLLBACK').catch(() => {});
-      return group.map((job) => ({
-        job,
-        outcome: settled.find((s) => s.job === job && !s.outcome.ok)?.outcome ?? { ok: false, err },
-      }));
-    }
+  private commit(db: sqlite3.Database, group: Job[]): Promise<Outcome[]> {
+    const portable = group.map((job) => job.portable);
+    if (this.thread && portable.every((p) => p !== undefined)) return this.thread(portable);
+    return commitGroup(
+      db,
+      group.map((job) => job.work),
+    );
   }
 }

@@ -1,0 +1,51 @@
+// The writer thread's own code (writer-thread.ts): one connection to the file, and each group it is sent run by
+// commitGroup, the works loaded by name from their module (src/store/engine.ts PortableWork).
+import { parentPort, workerData } from 'node:worker_threads';
+import sqlite3 from 'sqlite3';
+import type { PortableWork, Tx } from '../engine';
+import { commitGroup } from './group-commit';
+import { exec, writerStatements } from './transaction';
+import { toWire } from './writer-wire';
+import type { WriterThreadData } from './writer-thread';
+
+const { file, pragmas } = workerData as WriterThreadData;
+const port = parentPort!;
+
+const connection = new Promise<sqlite3.Database>((resolve, reject) => {
+  const db = new sqlite3.Database(file, sqlite3.OPEN_READWRITE, (err) => (err ? reject(err) : resolve(db)));
+}).then(async (db) => {
+  await exec(db, pragmas.map((p) => `PRAGMA ${p};`).join(''));
+  return db;
+});
+// A connection that cannot be opened fails the thread (its 'error'), and with it the groups sent to it.
+connection.catch((err: unknown) => {
+  throw err;
+});
+
+type Transactions = Record<string, (tx: Tx, args: unknown) => Promise<unknown>>;
+
+function workOf({ module, op, args }: PortableWork): (tx: Tx) => Promise<unknown> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a module of this service, named by its caller
+  const { transactions } = require(module) as { transactions: Transactions };
+  return (tx) => transactions[op]!(tx, args);
+}
+
+type Message = { id: number; works: PortableWork[] } | { close: true };
+
+async function handle(message: Message): Promise<void> {
+  const db = await connection;
+  if ('close' in message) {
+    await writerStatements.finalize(db);
+    await new Promise((resolve) => db.close(resolve));
+    port.close();
+    return;
+  }
+  const outcomes = await commitGroup(db, message.works.map(workOf));
+  port.postMessage({ id: message.id, outcomes: outcomes.map(toWire) });
+}
+
+// One message at a time, in the order sent: a close waits for the group before it.
+let handled = Promise.resolve();
+port.on('message', (message: Message) => {
+  handled = handled.then(() => handle(message));
+});
