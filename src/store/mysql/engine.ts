@@ -234,9 +234,15 @@ export class MysqlEngine implements Engine {
       check.push('(INSTR(LOWER(s.title), LOWER(?)) > 0 OR INSTR(LOWER(s.code), LOWER(?)) > 0)');
       checkParams.push(term, term);
     }
+    // ASCII is lowered here as the server lowers it (utf8mb4_bin: A-Z alone): no statement for it.
     const lower = async (text: string) =>
-      (await this.select<{ lowered: string }>('SELECT LOWER(?) AS lowered', [text], 'search'))[0]!.lowered;
-    const index = await searchIndexCondition(this.sequelize, lower, terms.long);
+      // eslint-disable-next-line no-control-regex
+      /^[\x00-\x7f]*$/.test(text)
+        ? text.toLowerCase()
+        : (await this.select<{ lowered: string }>('SELECT LOWER(?) AS lowered', [text], 'search'))[0]!.lowered;
+    const index = await searchIndexCondition(this.sequelize, lower, terms.long, (sql, params) =>
+      this.select(sql, params, 'search'),
+    );
     return { where: index ? [index.where] : [], params: index ? index.params : [], check, checkParams };
   }
 
