@@ -9,7 +9,7 @@ import { statementStop, stoppable } from '../cancellation';
 import type { CounterOptions, Engine, ReadKind, Readiness, Tx } from '../engine';
 import { mysql2WithDeadline, withDeadline, withoutStatementDeadline } from '../mysql-deadline';
 import { Killer } from '../mysql-kill';
-import type { SearchSql, SearchTerms } from '../search';
+import { rarerFirst, type SearchSql, type SearchTerms } from '../search';
 import { MIGRATION_WAIT_SECONDS, withMysqlLock } from './migration-lock';
 import { mysqlReadiness } from './readiness';
 import {
@@ -230,7 +230,7 @@ export class MysqlEngine implements Engine {
   async search(terms: SearchTerms): Promise<SearchSql> {
     const check: string[] = [];
     const checkParams: unknown[] = [];
-    for (const term of terms.all) {
+    for (const term of rarerFirst(terms.all)) {
       check.push('(INSTR(LOWER(s.title), LOWER(?)) > 0 OR INSTR(LOWER(s.code), LOWER(?)) > 0)');
       checkParams.push(term, term);
     }
