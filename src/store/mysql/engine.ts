@@ -9,7 +9,7 @@ import { statementStop, stoppable } from '../cancellation';
 import type { CounterOptions, Engine, ReadKind, Readiness, Tx } from '../engine';
 import { mysql2WithDeadline, withDeadline, withoutStatementDeadline } from '../mysql-deadline';
 import { Killer } from '../mysql-kill';
-import type { SearchSql, SearchTerms } from '../search';
+import { rarerFirst, type SearchSql, type SearchTerms } from '../search';
 import { MIGRATION_WAIT_SECONDS, withMysqlLock } from './migration-lock';
 import { mysqlReadiness } from './readiness';
 import {
@@ -230,13 +230,19 @@ export class MysqlEngine implements Engine {
   async search(terms: SearchTerms): Promise<SearchSql> {
     const check: string[] = [];
     const checkParams: unknown[] = [];
-    for (const term of terms.all) {
+    for (const term of rarerFirst(terms.all)) {
       check.push('(INSTR(LOWER(s.title), LOWER(?)) > 0 OR INSTR(LOWER(s.code), LOWER(?)) > 0)');
       checkParams.push(term, term);
     }
+    // ASCII is lowered here as the server lowers it (utf8mb4_bin: A-Z alone): no statement for it.
     const lower = async (text: string) =>
-      (await this.select<{ lowered: string }>('SELECT LOWER(?) AS lowered', [text], 'search'))[0]!.lowered;
-    const index = await searchIndexCondition(this.sequelize, lower, terms.long);
+      // eslint-disable-next-line no-control-regex
+      /^[\x00-\x7f]*$/.test(text)
+        ? text.toLowerCase()
+        : (await this.select<{ lowered: string }>('SELECT LOWER(?) AS lowered', [text], 'search'))[0]!.lowered;
+    const index = await searchIndexCondition(this.sequelize, lower, terms.long, (sql, params) =>
+      this.select(sql, params, 'search'),
+    );
     return { where: index ? [index.where] : [], params: index ? index.params : [], check, checkParams };
   }
 

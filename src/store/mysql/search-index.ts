@@ -22,8 +22,13 @@ export const CREATE_WORDS_TABLE = `CREATE TABLE IF NOT EXISTS ${WORDS_TABLE} (
   CONSTRAINT ${WORDS_TABLE}_snippet FOREIGN KEY (snippet_id) REFERENCES snippets (id) ON DELETE CASCADE
 ) ENGINE=InnoDB`;
 
-/** How many of a term's words are looked up: the rarest likely ones; more only adds list to read, the match verifies. */
-const WORDS_PER_TERM = 4;
+/**
+ * How many of a term's words are looked up: the two likely rarest. InnoDB reads each word's whole list, and a third or
+ * fourth word's is often a long one (a word stands for every trigram that hashes to it): `zq_rare_marker`'s four had
+ * 57, 77, 5,806 and 10,689 snippets, its first two 50 together. More words only add list to read; the match verifies
+ * (docs/search.md, "The rare term's time").
+ */
+const WORDS_PER_TERM = 2;
 
 /** The width of the words, from the server's innodb_ft_min_token_size (changing it asks for `snippets reindex`). */
 const widths = new WeakMap<Sequelize, Promise<number>>();
@@ -105,25 +110,45 @@ export function addIndexHooks(sequelize: Sequelize): void {
   });
 }
 
+/** A SELECT on the search lane. */
+export type Select = <T extends object>(sql: string, params: readonly unknown[]) => Promise<T[]>;
+
+/**
+ * Up to this many candidates, the list is given their ids, read once for the request: a page reads its window, its
+ * rows' sizes and its rows in three statements, and a `FULLTEXT` condition in each reads the words' lists three times
+ * (docs/search.md, "The rare term's time"). Past it, the ids would be a long parameter for every page's statements.
+ */
+export const FEW_CANDIDATES = 2000;
+
+/** The snippets of the ids in a JSON array, each looked up by its key (MariaDB 10.6 and MySQL 8 have JSON_TABLE). */
+export const idsIn = (ids: readonly number[]): Condition => ({
+  where: `s.id IN (SELECT j.id FROM JSON_TABLE(?, '$[*]' COLUMNS (id INTEGER PATH '$')) j)`,
+  params: [JSON.stringify(ids)],
+});
+
 /**
  * The condition that narrows a search to the snippets whose row holds the likely rarest trigram words of each term of
  * three code points or more (`long`, SearchTerms'); undefined when no term names one (each is shorter, or of common characters only: InnoDB
  * reads a FULLTEXT word's whole list, and reading the snippets in list order finds a page of a common term sooner).
  * The terms are lowered by the server as the substring match lowers them (one statement for all), then looked up in
- * boolean mode: `+w1 +w2 …`, every word required.
+ * boolean mode: `+w1 +w2 …`, every word required. The candidates are read once, on the search lane: their ids when
+ * there are at most `few`, the index's condition itself when more.
  */
 export async function searchIndexCondition(
   sequelize: Sequelize,
   lower: (texts: string) => Promise<string>,
   long: readonly string[],
+  select: Select,
+  few = FEW_CANDIDATES,
 ): Promise<Condition | undefined> {
   if (!long.length) return undefined;
   const width = await widthOf(sequelize);
   const lowered = JSON.parse(await lower(JSON.stringify(long))) as string[];
   const words = new Set(lowered.flatMap((t) => queryWords(t, width, WORDS_PER_TERM) ?? []));
   if (!words.size) return undefined;
-  return {
-    where: `s.id IN (SELECT w.snippet_id FROM ${WORDS_TABLE} w WHERE MATCH (w.words) AGAINST (? IN BOOLEAN MODE))`,
-    params: [[...words].map((w) => `+${w}`).join(' ')],
-  };
+  const against = [...words].map((w) => `+${w}`).join(' ');
+  const holding = `FROM ${WORDS_TABLE} w WHERE MATCH (w.words) AGAINST (? IN BOOLEAN MODE)`;
+  const ids = await select<{ id: number }>(`SELECT w.snippet_id AS id ${holding} LIMIT ?`, [against, few + 1]);
+  if (ids.length <= few) return idsIn(ids.map((r) => Number(r.id)));
+  return { where: `s.id IN (SELECT w.snippet_id ${holding})`, params: [against] };
 }

@@ -2,6 +2,7 @@
 // alphanumeric word that InnoDB's FULLTEXT parser indexes as it is. A trigram is three code points; its word is a hash
 // of them, so two trigrams may share a word: the index then names a few snippets too many, and the substring match
 // that verifies every candidate drops them (docs/search.md).
+import { FREQUENT, rarity } from '../search';
 
 /**
  * The word characters, 36: lower-case letters and digits. InnoDB lowers a word as it indexes a row, but its bulk build
@@ -96,20 +97,6 @@ export function termKeys(term: string): number[] {
 
 /** The code points of a string. */
 const codePoints = (text: string) => Array.from(text, (ch) => ch.codePointAt(0)!);
-
-/**
- * Characters of code and prose from the most frequent down (measured on bench/fixtures): a trigram of rarer characters
- * is likely found in fewer snippets, so its word's list is the shorter one to read.
- */
-const FREQUENT = ' etnrsaoilcd\nupm_.f(),h=g;b"\'y:kv-wx/{}[]0*1>2TSEAR#<NICLOPDMF+&3|4!5$@';
-
-/** How rare a trigram of `chars` likely is: the higher, the rarer (a character not in FREQUENT counts most). */
-function rarity(chars: number[]): number {
-  return chars.reduce((sum, cp) => {
-    const at = FREQUENT.indexOf(String.fromCodePoint(cp));
-    return sum + (at < 0 ? FREQUENT.length * 2 : at);
-  }, 0);
-}
 
 /**
  * The first characters of FREQUENT: a trigram of these only (`ret`, `urn`, `sel`) is in a large share of snippets, and

@@ -5,7 +5,14 @@
 // of the index by rowid range. Every statement here runs on the search lane (src/store/sqlite/engine.ts).
 import { listOrder, pastKey, whereOf, type Key } from '../keyset';
 import { termCheck, trigramQuery } from './long-terms';
-import type { Bounds, Condition, SearchIndexUse, SearchSql, SearchTerms } from '../search';
+import {
+  rarerFirst,
+  type Bounds,
+  type Condition,
+  type SearchIndexUse,
+  type SearchSql,
+  type SearchTerms,
+} from '../search';
 
 /** A SELECT on the search lane. */
 type Select = <T extends object>(sql: string, params: readonly unknown[]) => Promise<T[]>;
@@ -51,13 +58,14 @@ export async function sqliteSearch(select: Select, { long, short }: SearchTerms)
   const check: string[] = [];
   const checkParams: unknown[] = [];
   let index: SearchIndexUse | undefined;
-  const checks = long.map(termCheck);
+  const ordered = rarerFirst(long);
+  const checks = ordered.map(termCheck);
   const whole: Condition = {
     where: checks.map((c) => c.where).join(' AND '),
     params: checks.flatMap((c) => c.params),
   };
   if (long.length) {
-    const use = await searchIndex(select, [...new Set(long.map(trigramQuery))], whole);
+    const use = await searchIndex(select, [...new Set(ordered.map(trigramQuery))], whole);
     if ('page' in use) index = use;
     else {
       where.push(use.where);
@@ -75,11 +83,14 @@ export async function sqliteSearch(select: Select, { long, short }: SearchTerms)
 }
 
 /**
- * How the list uses the index for FTS5 queries `terms` (each a term's trigrams; a snippet may hold the terms when it
- * matches them all, and does when it also passes `whole`, their GLOB checks). Each term is first asked alone for its first FEW_MATCHES + 1 matches, longest first (the likelier rare), and their AND
- * only once one of them is rare: FTS5 then steps through the rare term's matches, seeking in the other lists. Two
- * common terms that seldom meet (`return self`) are never asked at once over the whole index, which reads both lists
- * to their ends: the list is walked, window by window, each window's matches of them all asked by id range.
+ * How the list uses the index for FTS5 queries `terms` (each a term's trigrams, the likely rarest term's first:
+ * rarerFirst; a snippet may hold the terms when it matches them all, and does when it also passes `whole`, their
+ * checks). The likely rarest is asked alone for its first FEW_MATCHES + 1 matches, and the AND of them all only when
+ * it is rare: FTS5 then steps through the rare term's matches, seeking in the other lists. When it is common, the
+ * others likely are too (`return self`: 69% and 16% of the bench's snippets), and asking each would read FEW_MATCHES
+ * + 1 matches of every one, 3 ms each at 100,000 snippets (docs/search.md, "Two common terms"); two common terms that
+ * seldom meet are never asked at once over the whole index, which reads both lists to their ends: the list is walked,
+ * window by window, each window's matches of them all asked by id range.
  */
 async function searchIndex(select: Select, terms: string[], whole: Condition): Promise<Condition | SearchIndexUse> {
   const match = terms.map((t) => `(${t})`).join(' AND ');
@@ -88,11 +99,9 @@ async function searchIndex(select: Select, terms: string[], whole: Condition): P
       query,
       FEW_MATCHES + 1,
     ]);
-  for (const term of [...terms].sort((a, b) => b.length - a.length)) {
-    const rows = await matches(term);
-    if (rows.length > FEW_MATCHES) continue;
+  const rows = await matches(terms[0]!);
+  if (rows.length <= FEW_MATCHES)
     return idsIn((terms.length === 1 || !rows.length ? rows : await matches(match)).map((r) => r.id));
-  }
   return {
     whole: {
       where: `s.id IN (SELECT rowid FROM snippet_search WHERE snippet_search MATCH ?) AND ${whole.where}`,

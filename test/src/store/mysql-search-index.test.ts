@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { QueryTypes } from 'sequelize';
 import { down, up } from '../../../src/migrations/0015-search-index';
-import { WORDS_TABLE } from '../../../src/store/mysql/search-index';
+import { searchIndexCondition, WORDS_TABLE, type Select } from '../../../src/store/mysql/search-index';
 import { tokenWidth, trigramWords } from '../../../src/store/mysql/trigram-words';
 import { selectionOf } from '../../../src/store/snippets/selection';
 import { writeTransaction } from '../../../src/store/transaction';
@@ -234,6 +234,56 @@ describe('MySQL/MariaDB search index', function () {
     expect(await rowsRead(page(selection.where), [...selection.params, ...selection.scan!.params])).to.be.below(100);
     // Without the index's condition the same page reads every snippet: the counter measures what it should.
     expect(await rowsRead(page([]), selection.scan!.params)).to.be.above(3000);
+  });
+
+  it("reads a rare term's candidates from the index once a request, not in each of the page's statements", async function () {
+    if (!isMysql()) this.skip();
+    const values = Array.from(
+      { length: 300 },
+      (_, i) =>
+        `('2026-01-01', '', 'common code ${i}${i % 100 === 7 ? ' zq_rare' : ''}', 0, 'python', 'friendly', '', ${ownerId})`,
+    );
+    await testStore().sequelize.query(`${INSERT}${values.join(', ')}`);
+    await up(testStore().sequelize.getQueryInterface(), () => {});
+    const { engine } = testStore();
+    const statements: string[] = [];
+    const select = engine.select.bind(engine);
+    engine.select = (sql, ...rest) => (statements.push(sql), select(sql, ...rest));
+    try {
+      expect(await found('ZQ_rare')).to.have.length(3);
+    } finally {
+      engine.select = select;
+    }
+    // The page's window, sizes and rows: three statements, one reading the words' lists.
+    expect(statements.filter((sql) => sql.includes('MATCH'))).to.have.length(1);
+    // An ASCII term is lowered without asking the server.
+    expect(statements.filter((sql) => sql.startsWith('SELECT LOWER('))).to.deep.equal([]);
+  });
+
+  it('names the candidates by the index itself past `few` of them, with the same snippets', async function () {
+    if (!isMysql()) this.skip();
+    const values = Array.from(
+      { length: 30 },
+      (_, i) =>
+        `('2026-01-01', '', 'code ${i}${i % 10 === 7 ? ' zq_rare' : ''}', 0, 'python', 'friendly', '', ${ownerId})`,
+    );
+    await testStore().sequelize.query(`${INSERT}${values.join(', ')}`);
+    await up(testStore().sequelize.getQueryInterface(), () => {});
+    const { sequelize, engine } = testStore();
+    const select: Select = (sql, params) => engine.select(sql, params, 'search', false);
+    const idsOf = async (few: number) => {
+      const condition = (await searchIndexCondition(sequelize, async (t) => t, ['zq_rare'], select, few))!;
+      const ids = await rows<{ id: number }>(
+        `SELECT s.id FROM snippets s WHERE ${condition.where} ORDER BY s.id`,
+        condition.params,
+      );
+      return { where: condition.where, ids: ids.map((r) => r.id) };
+    };
+    const listed = await idsOf(3);
+    const matched = await idsOf(2);
+    expect(listed.where).to.include('JSON_TABLE').and.not.include('MATCH');
+    expect(matched.where).to.include('MATCH');
+    expect(listed.ids).to.have.length(3).and.deep.equal(matched.ids);
   });
 });
 
