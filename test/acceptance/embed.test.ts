@@ -2,7 +2,7 @@
 // X-Frame-Options), strict otherwise; every other page keeps `frame-ancestors 'none'` and X-Frame-Options: DENY.
 import { expect } from 'chai';
 import { makeUser, resetDatabase } from '../support/db';
-import { api, basic } from '../support/http';
+import { api, createSnippet } from '../support/http';
 
 const HTML = 'text/html';
 
@@ -12,12 +12,12 @@ describe('the embed view', () => {
     await resetDatabase();
     await makeUser('alice');
     id = (
-      await api()
-        .post('/snippets/')
-        .set('Authorization', basic('alice'))
-        .send({ title: '<b>x</b>', code: 'a = 1\n</pre><script>alert(1)</script>\n', language: 'python' })
-        .expect(201)
-    ).body.id;
+      await createSnippet('alice', {
+        title: '<b>x</b>',
+        code: 'a = 1\n</pre><script>alert(1)</script>\n',
+        language: 'python',
+      })
+    ).id;
   });
 
   it('may be framed by any site, and is otherwise as strict as every page: no inline script, nothing external', async () => {

@@ -2,20 +2,14 @@
 // a snippet saved with CRLF by one client and again with LF by another shows only the line that changed.
 import { expect } from 'chai';
 import { makeUser, resetDatabase } from '../support/db';
-import { api, basic } from '../support/http';
+import { api, basic, createSnippet } from '../support/http';
 
 describe('the diff page', () => {
   let id: number;
   beforeEach(async () => {
     await resetDatabase();
     await makeUser('alice');
-    id = (
-      await api()
-        .post('/snippets/')
-        .set('Authorization', basic('alice'))
-        .send({ code: 'a = 1\r\nb = 2\r\nc = 3\r\n' })
-        .expect(201)
-    ).body.id;
+    id = (await createSnippet('alice', { code: 'a = 1\r\nb = 2\r\nc = 3\r\n' })).id;
     await api()
       .put(`/snippets/${id}/`)
       .set('Authorization', basic('alice'))
@@ -60,13 +54,7 @@ describe('the revisions page', () => {
   it('says for each revision who saved it and how many lines it added and removed, line endings aside', async () => {
     await resetDatabase();
     await makeUser('alice');
-    const id = (
-      await api()
-        .post('/snippets/')
-        .set('Authorization', basic('alice'))
-        .send({ code: 'a = 1\r\nb = 2\r\nc = 3\r\n' })
-        .expect(201)
-    ).body.id;
+    const id = (await createSnippet('alice', { code: 'a = 1\r\nb = 2\r\nc = 3\r\n' })).id;
     for (const code of ['a = 1\nb = 20\nc = 3\n', 'a = 1\nb = 20\nc = 3\nd = 4\ne = 5\n'])
       await api().put(`/snippets/${id}/`).set('Authorization', basic('alice')).send({ code }).expect(200);
     const counts = async (query: string) => {

@@ -3,30 +3,21 @@
 // run the halves side by side, issue 32).
 import { expect } from 'chai';
 import { makeUser, resetDatabase } from '../support/db';
-import { logIn, seriousViolations, startBrowser, watch, type Harness } from '../support/browser';
-import { api, basic } from '../support/http';
+import { logIn, seriousViolations, useBrowser, watch } from '../support/browser';
+import { api, basic, createSnippet } from '../support/http';
 
 describe('axe-core on the history, API and embed pages in Chromium', function () {
   this.timeout(600_000);
-  let h: Harness;
+  const h = useBrowser();
   let id: number;
 
   before(async () => {
-    h = await startBrowser();
     await resetDatabase();
     await makeUser('alice');
-    id = (
-      await api()
-        .post('/snippets/')
-        .set('Authorization', basic('alice'))
-        .send({ code: 'def f():\n    return 1\n', title: 'axe', language: 'python' })
-        .expect(201)
-    ).body.id;
+    id = (await createSnippet('alice', { code: 'def f():\n    return 1\n', title: 'axe', language: 'python' })).id;
     // A second revision, for the diff page.
     await api().put(`/snippets/${id}/`).set('Authorization', basic('alice')).send({ code: 'x' }).expect(200);
   });
-  after(async () => h?.close());
-  afterEach(async () => h.closePages());
 
   it('passes on the revisions, a diff, the browsable API view and the API root, with no serious or critical violation', async () => {
     const page = await h.page();

@@ -3,28 +3,19 @@
 // the embed view are test/browser/accessibility-history.test.ts's.
 import { expect } from 'chai';
 import { makeUser, resetDatabase } from '../support/db';
-import { logIn, seriousViolations, startBrowser, type Harness } from '../support/browser';
-import { api, basic } from '../support/http';
+import { logIn, seriousViolations, useBrowser } from '../support/browser';
+import { createSnippet } from '../support/http';
 
 describe('axe-core on the list, snippet and form pages in Chromium', function () {
   this.timeout(600_000);
-  let h: Harness;
+  const h = useBrowser();
   let id: number;
 
   before(async () => {
-    h = await startBrowser();
     await resetDatabase();
     await makeUser('alice');
-    id = (
-      await api()
-        .post('/snippets/')
-        .set('Authorization', basic('alice'))
-        .send({ code: 'def f():\n    return 1\n', title: 'axe', language: 'python' })
-        .expect(201)
-    ).body.id;
+    id = (await createSnippet('alice', { code: 'def f():\n    return 1\n', title: 'axe', language: 'python' })).id;
   });
-  after(async () => h?.close());
-  afterEach(async () => h.closePages());
 
   it('passes on the list, a search, a snippet, the paste and edit forms, with no serious or critical violation', async () => {
     const page = await h.page();

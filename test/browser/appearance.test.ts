@@ -2,30 +2,20 @@
 // and a 390 px phone that never scrolls sideways.
 import { expect } from 'chai';
 import { makeUser, resetDatabase } from '../support/db';
-import { logIn, startBrowser, type Harness } from '../support/browser';
-import { api, basic } from '../support/http';
+import { logIn, useBrowser } from '../support/browser';
+import { createSnippet } from '../support/http';
 
 describe('the pages’ layout in Chromium', function () {
   this.timeout(600_000);
-  let h: Harness;
+  const h = useBrowser();
 
-  before(async () => {
-    h = await startBrowser();
-  });
-  after(async () => h?.close());
   beforeEach(async () => {
     await resetDatabase();
     await makeUser('alice');
   });
-  afterEach(async () => h.closePages());
-
-  const create = async (fields: Record<string, unknown>) =>
-    (await api().post('/snippets/').set('Authorization', basic('alice')).send(fields).expect(201)).body as {
-      id: number;
-    };
 
   it('follows prefers-color-scheme, and the toggle overrides it and is remembered', async () => {
-    const { id } = await create({ code: 'x = 1' });
+    const { id } = await createSnippet('alice', { code: 'x = 1' });
     const page = await h.page({ colorScheme: 'dark' });
     const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     await page.goto(`${h.base}/snippets/${id}/`);
@@ -40,7 +30,10 @@ describe('the pages’ layout in Chromium', function () {
   });
 
   it('fits a 390 px phone: the page chrome never scrolls sideways, a long line scrolls in its box', async () => {
-    const { id } = await create({ code: `x = "${'long '.repeat(80)}"\n`, title: 'A title of some length here' });
+    const { id } = await createSnippet('alice', {
+      code: `x = "${'long '.repeat(80)}"\n`,
+      title: 'A title of some length here',
+    });
     const page = await h.page({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     await logIn(page, h.base, 'alice');
     for (const path of [

@@ -5,29 +5,18 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { makeUser, resetDatabase } from '../support/db';
-import { startBrowser, type Harness } from '../support/browser';
-import { api, basic } from '../support/http';
+import { useBrowser } from '../support/browser';
+import { createSnippet } from '../support/http';
 
 describe('the embed view in Chromium', function () {
   this.timeout(600_000);
-  let h: Harness;
+  const h = useBrowser();
   let id: number;
 
-  before(async () => {
-    h = await startBrowser();
-  });
-  after(async () => h?.close());
-  afterEach(async () => h.closePages());
   beforeEach(async () => {
     await resetDatabase();
     await makeUser('alice');
-    id = (
-      await api()
-        .post('/snippets/')
-        .set('Authorization', basic('alice'))
-        .send({ title: 'framed', code: 'def f():\n    return 1\n', language: 'python' })
-        .expect(201)
-    ).body.id;
+    id = (await createSnippet('alice', { title: 'framed', code: 'def f():\n    return 1\n', language: 'python' })).id;
   });
 
   it('is shown in another site’s frame, while the snippet page is refused there', async () => {

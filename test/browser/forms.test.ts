@@ -1,8 +1,8 @@
 // The browsable API's forms on a 400, in Chromium: the user's input is kept and each message shows under its field, as DRF does.
 import { expect } from 'chai';
 import { makeUser, resetDatabase } from '../support/db';
-import { logIn, startBrowser, watch, type Harness } from '../support/browser';
-import { api, basic } from '../support/http';
+import { logIn, useBrowser, watch } from '../support/browser';
+import { api, createSnippet } from '../support/http';
 
 const NOT_BLANK = 'This field may not be blank.';
 
@@ -11,13 +11,8 @@ const withoutThe400 = (problems: string[]) => problems.filter((p) => !/status of
 
 describe('the browsable API forms on a 400 in Chromium', function () {
   this.timeout(600_000);
-  let h: Harness;
+  const h = useBrowser();
 
-  before(async () => {
-    h = await startBrowser();
-  });
-  after(async () => h?.close());
-  afterEach(async () => h.closePages());
   beforeEach(async () => {
     await resetDatabase();
     await makeUser('alice');
@@ -49,13 +44,7 @@ describe('the browsable API forms on a 400 in Chromium', function () {
   });
 
   it('PUT /snippets/<pk>/ from the edit form keeps the page as typed and shows the message under its field', async () => {
-    const { id } = (
-      await api()
-        .post('/snippets/')
-        .set('Authorization', basic('alice'))
-        .send({ title: 'before', code: 'x = 1' })
-        .expect(201)
-    ).body as { id: number };
+    const { id } = await createSnippet('alice', { title: 'before', code: 'x = 1' });
     const page = await h.page();
     const { problems } = watch(page);
     await logIn(page, h.base, 'alice', `/snippets/${id}/edit/`);

@@ -2,32 +2,21 @@
 // owner only. A CRLF snippet's diff of one changed line, edited through the form, is test/browser/snippet-page.test.ts's.
 import { expect } from 'chai';
 import { makeUser, resetDatabase } from '../support/db';
-import { logIn, startBrowser, watch, type Harness } from '../support/browser';
-import { api, basic } from '../support/http';
+import { logIn, useBrowser, watch } from '../support/browser';
+import { api, basic, createSnippet } from '../support/http';
 
 const HOSTILE_CODE = '</pre><script>alert("code")</script>\n<img src=x onerror="alert(2)">\n';
 
 describe('history pages in Chromium', function () {
   this.timeout(600_000);
-  let h: Harness;
+  const h = useBrowser();
   let id: number;
 
-  before(async () => {
-    h = await startBrowser();
-  });
-  after(async () => h?.close());
-  afterEach(async () => h.closePages());
   beforeEach(async () => {
     await resetDatabase();
     await makeUser('alice');
     await makeUser('bob');
-    id = (
-      await api()
-        .post('/snippets/')
-        .set('Authorization', basic('alice'))
-        .send({ title: 'one', code: 'a = 1\n' })
-        .expect(201)
-    ).body.id;
+    id = (await createSnippet('alice', { title: 'one', code: 'a = 1\n' })).id;
     await api()
       .put(`/snippets/${id}/`)
       .set('Authorization', basic('alice'))

@@ -3,35 +3,28 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { makeUser, resetDatabase } from '../support/db';
-import { startBrowser, watch, type Harness } from '../support/browser';
-import { api, basic } from '../support/http';
+import { useBrowser, watch } from '../support/browser';
+import { createSnippet } from '../support/http';
 
 describe('the browsable snippet list, searched and filtered, in Chromium', function () {
   this.timeout(600_000);
-  let h: Harness;
+  const h = useBrowser();
   let aliceId: number;
 
   before(async () => {
-    h = await startBrowser();
     await resetDatabase();
     aliceId = (await makeUser('alice')).id;
     await makeUser('bob');
     for (let i = 0; i < 6; i++) {
       for (const user of ['alice', 'bob']) {
-        await api()
-          .post('/snippets/')
-          .set('Authorization', basic(user))
-          .send({
-            title: `${user} ${i}`,
-            code: i % 2 ? `retry_backoff(${i})` : `print(${i})`,
-            language: i % 3 ? 'python' : 'rust',
-          })
-          .expect(201);
+        await createSnippet(user, {
+          title: `${user} ${i}`,
+          code: i % 2 ? `retry_backoff(${i})` : `print(${i})`,
+          language: i % 3 ? 'python' : 'rust',
+        });
       }
     }
   });
-  after(async () => h?.close());
-  afterEach(async () => h.closePages());
 
   /** The titles of the rows the list page shows. */
   const shownTitles = async (page: Page) => page.locator('.snippet-row .title').allTextContents();

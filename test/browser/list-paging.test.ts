@@ -2,35 +2,24 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { makeUser, resetDatabase } from '../support/db';
-import { logIn, startBrowser, watch, type Harness } from '../support/browser';
-import { api, basic } from '../support/http';
+import { logIn, useBrowser, watch } from '../support/browser';
+import { api, createSnippet } from '../support/http';
 
 const SNIPPETS = 25;
 
 describe('the browsable snippet list, paged, in Chromium', function () {
   this.timeout(600_000);
-  let h: Harness;
+  const h = useBrowser();
   let ids: number[];
 
   before(async () => {
-    h = await startBrowser();
     await resetDatabase();
     await makeUser('alice');
     ids = [];
     for (let i = 0; i < SNIPPETS; i++) {
-      ids.push(
-        (
-          await api()
-            .post('/snippets/')
-            .set('Authorization', basic('alice'))
-            .send({ title: `snippet ${i}`, code: `x = ${i}` })
-            .expect(201)
-        ).body.id,
-      );
+      ids.push((await createSnippet('alice', { title: `snippet ${i}`, code: `x = ${i}` })).id);
     }
   });
-  after(async () => h?.close());
-  afterEach(async () => h.closePages());
 
   /** The ids of the snippets the list page shows, a row each. */
   async function shownIds(page: Page): Promise<number[]> {

@@ -2,32 +2,23 @@
 // read: their user and snippet are made once. The API root's links are test/acceptance/root-page.test.ts's.
 import { expect } from 'chai';
 import { makeUser, resetDatabase } from '../support/db';
-import { startBrowser, watch, type Harness } from '../support/browser';
-import { api, basic } from '../support/http';
+import { useBrowser, watch } from '../support/browser';
+import { createSnippet } from '../support/http';
 
 const HOSTILE_TITLE = '"><script>alert("title")</script><img src=x onerror=alert(1)>';
 const HOSTILE_CODE = '</pre><script>alert("code")</script>\n<img src=x onerror="alert(2)">\n<svg onload=alert(3)>';
 
 describe('pages in Chromium', function () {
   this.timeout(600_000);
-  let h: Harness;
+  const h = useBrowser();
   let id: number;
   let aliceId: number;
 
   before(async () => {
-    h = await startBrowser();
     await resetDatabase();
     aliceId = (await makeUser('alice')).id;
-    id = (
-      await api()
-        .post('/snippets/')
-        .set('Authorization', basic('alice'))
-        .send({ title: HOSTILE_TITLE, code: HOSTILE_CODE, linenos: true })
-        .expect(201)
-    ).body.id;
+    id = (await createSnippet('alice', { title: HOSTILE_TITLE, code: HOSTILE_CODE, linenos: true })).id;
   });
-  after(async () => h?.close());
-  afterEach(async () => h.closePages());
 
   for (const [name, path] of [
     ['the API root', () => '/'],

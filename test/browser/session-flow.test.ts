@@ -2,7 +2,7 @@
 // delete, log out. The other tests log in through the form's POST alone (logIn, test/support/browser.ts).
 import { expect } from 'chai';
 import { makeUser, resetDatabase } from '../support/db';
-import { logIn, startBrowser, watch, type Harness } from '../support/browser';
+import { logIn, useBrowser, watch } from '../support/browser';
 import { api } from '../support/http';
 
 const HOSTILE_TITLE = '<script>alert("t")</script><img src=x onerror=alert(1)>';
@@ -10,13 +10,8 @@ const HOSTILE_CODE = 'print("<script>alert(2)</script>")\n<img src=x onerror="al
 
 describe('the browsable API session flow in Chromium', function () {
   this.timeout(600_000);
-  let h: Harness;
+  const h = useBrowser();
 
-  before(async () => {
-    h = await startBrowser();
-  });
-  after(async () => h?.close());
-  afterEach(async () => h.closePages());
   beforeEach(async () => {
     await resetDatabase();
     await makeUser('alice');

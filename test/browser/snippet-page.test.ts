@@ -3,27 +3,17 @@
 // 390 px phone) is test/browser/appearance.test.ts's, axe-core's check of every page test/browser/accessibility.test.ts's.
 import { expect } from 'chai';
 import { makeUser, resetDatabase } from '../support/db';
-import { logIn, startBrowser, watch, type Harness } from '../support/browser';
-import { api, basic } from '../support/http';
+import { logIn, useBrowser, watch } from '../support/browser';
+import { api, createSnippet } from '../support/http';
 
 describe('the snippet pages in Chromium', function () {
   this.timeout(600_000);
-  let h: Harness;
+  const h = useBrowser();
 
-  before(async () => {
-    h = await startBrowser();
-  });
-  after(async () => h?.close());
   beforeEach(async () => {
     await resetDatabase();
     await makeUser('alice');
   });
-  afterEach(async () => h.closePages());
-
-  const create = async (fields: Record<string, unknown>) =>
-    (await api().post('/snippets/').set('Authorization', basic('alice')).send(fields).expect(201)).body as {
-      id: number;
-    };
 
   it('pastes with Ctrl+Enter from the New snippet link, the language from the file name, and lands on the page', async () => {
     const page = await h.page();
@@ -45,7 +35,7 @@ describe('the snippet pages in Chromium', function () {
 
   it('copies the code to the clipboard, shows it raw, and downloads it under a file name', async () => {
     const code = 'SELECT 1;\r\nSELECT "<b>";\r\n';
-    const { id } = await create({ code, title: 'two queries', language: 'sql' });
+    const { id } = await createSnippet('alice', { code, title: 'two queries', language: 'sql' });
     const page = await h.page({ permissions: ['clipboard-read', 'clipboard-write'] });
     const { problems } = watch(page);
     await page.goto(`${h.base}/snippets/${id}/`);
@@ -60,7 +50,7 @@ describe('the snippet pages in Chromium', function () {
   });
 
   it('links each line: #L2 marks the second line', async () => {
-    const { id } = await create({ code: 'a = 1\nb = 2\nc = 3\n' });
+    const { id } = await createSnippet('alice', { code: 'a = 1\nb = 2\nc = 3\n' });
     const page = await h.page();
     await page.goto(`${h.base}/snippets/${id}/`);
     const background = (n: number) => page.locator(`#L${n}`).evaluate((el) => getComputedStyle(el).backgroundColor);
@@ -73,7 +63,7 @@ describe('the snippet pages in Chromium', function () {
   });
 
   it('edits a snippet a script saved with CRLF; its diff shows only the changed line; the owner restores', async () => {
-    const { id } = await create({ code: 'a = 1\r\nb = 2\r\nc = 3\r\n' });
+    const { id } = await createSnippet('alice', { code: 'a = 1\r\nb = 2\r\nc = 3\r\n' });
     const page = await h.page();
     const { problems } = watch(page);
     await logIn(page, h.base, 'alice', `/snippets/${id}/`);
@@ -92,8 +82,8 @@ describe('the snippet pages in Chromium', function () {
   });
 
   it('shows a search result with the lines that matched, the term marked', async () => {
-    const { id } = await create({ code: 'one\ndef retry_backoff():\n    pass\n', title: 'net' });
-    await create({ code: 'nothing here' });
+    const { id } = await createSnippet('alice', { code: 'one\ndef retry_backoff():\n    pass\n', title: 'net' });
+    await createSnippet('alice', { code: 'nothing here' });
     const page = await h.page();
     await page.goto(`${h.base}/snippets/`);
     await page.fill('#filter-search', 'BACKOFF');

@@ -2,18 +2,13 @@
 // (its key shown once), used by a script, and revoked with its button.
 import { expect } from 'chai';
 import { makeUser, resetDatabase } from '../support/db';
-import { logIn, startBrowser, watch, type Harness } from '../support/browser';
+import { logIn, useBrowser, watch } from '../support/browser';
 import { api } from '../support/http';
 
 describe('the personal access tokens page in Chromium', function () {
   this.timeout(600_000);
-  let h: Harness;
+  const h = useBrowser();
 
-  before(async () => {
-    h = await startBrowser();
-  });
-  after(async () => h?.close());
-  afterEach(async () => h.closePages());
   beforeEach(async () => {
     await resetDatabase();
     await makeUser('alice');

@@ -1,35 +1,9 @@
 // WEB_CONCURRENCY=2: two processes serve one snippet; its ETag is the same from either, and of N truly concurrent PUTs
 // sent with the same ETag exactly one wins (on a SQLite file, and on MariaDB when DATABASE_URL names one).
-import http from 'node:http';
 import { expect } from 'chai';
 import { resetDatabase, testRedis } from '../support/db';
-import {
-  runCli,
-  serviceEnv,
-  startService,
-  stopService,
-  type ServiceProcess,
-  workersListening,
-} from '../support/process';
-
-const AUTH = `Basic ${Buffer.from('alice:alicepass').toString('base64')}`;
-
-/** One request on a connection of its own, so the primary hands the requests to its workers in turn. */
-function request(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: string) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-    const req = http.request(
-      `${base}${path}`,
-      { method, agent: false, headers: { ...headers, ...(body ? { 'Content-Type': 'application/json' } : {}) } },
-      (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+import { ALICE, freshRequest as request, startTwoWorkers } from '../support/cluster';
+import { serviceEnv, stopService, type ServiceProcess } from '../support/process';
 
 describe('conditional writes with WEB_CONCURRENCY=2', function () {
   this.timeout(600_000);
@@ -48,20 +22,14 @@ describe('conditional writes with WEB_CONCURRENCY=2', function () {
         ...(engine === 'MariaDB' ? { DATABASE_URL: process.env.DATABASE_URL! } : {}),
       });
       if (engine === 'MariaDB') await resetDatabase();
-      await runCli(env, 'createuser', 'alice', '--password', 'alicepass');
-      service = await startService(env);
+      service = await startTwoWorkers(env);
       const base = service.base;
-      await workersListening(service, 2);
-      const workers = new Set<number>();
-      for (let i = 0; i < 300 && workers.size < 2; i++)
-        workers.add((JSON.parse((await request(base, 'GET', '/healthz')).body) as { worker: number }).worker);
-      expect(workers.size).to.equal(2);
 
       const created = await request(
         base,
         'POST',
         '/snippets/',
-        { Authorization: AUTH },
+        { Authorization: ALICE },
         JSON.stringify({ code: 'v1' }),
       );
       expect(created.status).to.equal(201);
@@ -77,7 +45,7 @@ describe('conditional writes with WEB_CONCURRENCY=2', function () {
             base,
             'PUT',
             `/snippets/${id}/`,
-            { Authorization: AUTH, 'If-Match': '"1"' },
+            { Authorization: ALICE, 'If-Match': '"1"' },
             JSON.stringify({ code: `writer ${i}` }),
           ),
         ),

@@ -2,32 +2,13 @@
 // hands out (src/store/write-turn.ts), so none meets the other's lock. With SQLite's busy handler off
 // (SQLITE_BUSY_TIMEOUT_MS=0) a write that did would fail at once as SQLITE_BUSY, a 503: every concurrent create,
 // update and delete here is answered 2xx.
-import http from 'node:http';
 import { expect } from 'chai';
-import {
-  runCli,
-  serviceEnv,
-  startService,
-  stopService,
-  type ServiceProcess,
-  workersListening,
-} from '../support/process';
+import { ALICE, freshRequest, startTwoWorkers } from '../support/cluster';
+import { serviceEnv, stopService, type ServiceProcess } from '../support/process';
 
-const AUTH = `Basic ${Buffer.from('alice:alicepass').toString('base64')}`;
-
-/** One request on a connection of its own, so the primary hands the requests to its workers in turn. */
-function request(base: string, method: string, path: string, body?: string) {
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const headers = { Authorization: AUTH, ...(body ? { 'Content-Type': 'application/json' } : {}) };
-    const req = http.request(`${base}${path}`, { method, agent: false, headers }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+/** A request of alice's, on a connection of its own (the primary hands the requests to its workers in turn). */
+const request = (base: string, method: string, path: string, body?: string) =>
+  freshRequest(base, method, path, { Authorization: ALICE }, body);
 
 describe('writes of two processes on one SQLite file (the write turn)', function () {
   this.timeout(300_000);
@@ -38,14 +19,8 @@ describe('writes of two processes on one SQLite file (the write turn)', function
 
   it('answers every one of many concurrent creates, updates and deletes from both workers, none busy', async () => {
     const env = serviceEnv({ WEB_CONCURRENCY: '2', SQLITE_BUSY_TIMEOUT_MS: '0', REDIS_URL: '' });
-    await runCli(env, 'createuser', 'alice', '--password', 'alicepass');
-    service = await startService(env);
+    service = await startTwoWorkers(env);
     const { base } = service;
-    await workersListening(service, 2);
-    const workers = new Set<number>();
-    for (let i = 0; i < 300 && workers.size < 2; i++)
-      workers.add((JSON.parse((await request(base, 'GET', '/healthz')).body) as { worker: number }).worker);
-    expect(workers.size).to.equal(2);
 
     const N = 60;
     const created = await Promise.all(

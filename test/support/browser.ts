@@ -1,6 +1,6 @@
 // Headless Debian Chromium driven by playwright-core, against createApp() listening on an ephemeral port. One Chromium
-// per test file (its before hook), a fresh context (own cookies and storage) per page: launching the browser is the
-// expensive part, a context is cheap.
+// per test file (useBrowser()'s before hook), a fresh context (own cookies and storage) per page: launching the browser
+// is the expensive part, a context is cheap.
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,13 +23,43 @@ export const HANG_MS = 120_000;
 export interface Harness {
   browser: Browser;
   base: string;
-  /** A page in a fresh context, with the hang bound; closed by closePages() (each file's afterEach). */
+  /** A page in a fresh context, with the hang bound; closed by closePages() (useBrowser()'s afterEach). */
   page(options?: BrowserContextOptions): Promise<Page>;
   closePages(): Promise<void>;
   close(): Promise<void>;
 }
 
-export async function startBrowser(overrides: Record<string, string> = {}): Promise<Harness> {
+/**
+ * The page tests' set-up, called in their describe(): its hooks start Chromium and the app before the file's tests
+ * (before the describe's own before hooks, which may seed data), close each test's pages after it, and close both after
+ * the file. The harness it returns is usable from the first hook on.
+ */
+export function useBrowser(overrides: Record<string, string> = {}): Harness {
+  let started: Harness | undefined;
+  const harness = (): Harness => {
+    if (!started)
+      throw new Error('useBrowser(): Chromium starts in its before hook; use the harness in a hook or a test');
+    return started;
+  };
+  before(async () => {
+    started = await startBrowser(overrides);
+  });
+  afterEach(async () => started?.closePages());
+  after(async () => started?.close());
+  return {
+    get browser() {
+      return harness().browser;
+    },
+    get base() {
+      return harness().base;
+    },
+    page: (options) => harness().page(options),
+    closePages: () => harness().closePages(),
+    close: () => harness().close(),
+  };
+}
+
+async function startBrowser(overrides: Record<string, string> = {}): Promise<Harness> {
   const server = http.createServer(app(overrides));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const browser = await launchChromium();

@@ -25,6 +25,14 @@ export function basic(username: string, password = PASSWORDS[username] ?? ''): s
   return `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
 }
 
+/** The answer's body of a snippet `username` creates (POST /snippets/ with Basic credentials, 201 expected). */
+export async function createSnippet(
+  username: string,
+  fields: Record<string, unknown>,
+): Promise<{ id: number } & Record<string, unknown>> {
+  return (await api().post('/snippets/').set('Authorization', basic(username)).send(fields).expect(201)).body;
+}
+
 export interface Listening {
   base: string;
   close(): Promise<void>;

@@ -111,6 +111,8 @@ function fakePrimary() {
   let owners = 0;
   /** The asks each owner has sent. */
   const asks = new Map<number, number>();
+  /** Says 'ask' each time an ask has reached the line. */
+  const heard = new EventEmitter();
   const channel = (): TurnChannel => {
     const owner = ++owners;
     const events = new EventEmitter();
@@ -123,11 +125,23 @@ function fakePrimary() {
               setImmediate(() => events.emit('message', { writeTurn: 'go', id: message.id })),
             );
           else line.done(owner, message.id);
+          if (message.writeTurn === 'ask') heard.emit('ask');
         }),
       on: (event, listener) => events.on(event, listener),
     };
   };
-  return { line, channel, asks };
+  /** Resolves once `owner`'s first ask is in the line (at once if it is). */
+  const asked = (owner: number) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (!asks.get(owner)) return;
+        heard.off('ask', check);
+        resolve();
+      };
+      heard.on('ask', check);
+      check();
+    });
+  return { line, channel, asks, asked };
 }
 
 describe('TurnGate (a worker’s writer line)', () => {
@@ -187,7 +201,7 @@ describe('TurnGate (a worker’s writer line)', () => {
     // A's writers queue behind its holder, and B asks meanwhile: B's ask waits in the primary's line.
     const writes = Array.from({ length: TURN_BURST + 2 }, (_, i) => write(a, `a${i + 1}`));
     const other = write(b, 'b');
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await primary.asked(2);
     a.leave();
     await Promise.all([...writes, other]);
     const aBurst = Array.from({ length: TURN_BURST - 1 }, (_, i) => `a${i + 1}`);
@@ -200,5 +214,9 @@ describe('TurnGate (a worker’s writer line)', () => {
 /** Two gates on one fake primary. */
 function primary2() {
   const primary = fakePrimary();
-  return { asks: primary.asks, gate: () => new TurnGate(new TurnClient(60_000, primary.channel())) };
+  return {
+    asks: primary.asks,
+    asked: primary.asked,
+    gate: () => new TurnGate(new TurnClient(60_000, primary.channel())),
+  };
 }
