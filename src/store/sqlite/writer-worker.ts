@@ -17,10 +17,8 @@ const connection = new Promise<sqlite3.Database>((resolve, reject) => {
   await exec(db, pragmas.map((p) => `PRAGMA ${p};`).join(''));
   return db;
 });
-// A connection that cannot be opened fails the thread (its 'error'), and with it the groups sent to it.
-connection.catch((err: unknown) => {
-  throw err;
-});
+// Awaited by each message's handling, which fails the thread when it cannot be opened (below).
+connection.catch(() => {});
 
 type Transactions = Record<string, (tx: Tx, args: unknown) => Promise<unknown>>;
 
@@ -45,7 +43,16 @@ async function handle(message: Message): Promise<void> {
 }
 
 // One message at a time, in the order sent: a close waits for the group before it.
+// A message that cannot be handled (the connection never opened, an answer that cannot be sent) ends the thread with
+// an uncaught exception, whatever the process's --unhandled-rejections mode: its 'error' fails the groups it had
+// (writer-thread.ts) instead of leaving them, and the writer's line, waiting forever.
 let handled = Promise.resolve();
 port.on('message', (message: Message) => {
-  handled = handled.then(() => handle(message));
+  handled = handled
+    .then(() => handle(message))
+    .catch((err: unknown) => {
+      setImmediate(() => {
+        throw err;
+      });
+    });
 });

@@ -101,6 +101,19 @@ describe('SQLite’s writer thread', () => {
     expect(await labels()).to.deep.equal(['after']);
   });
 
+  it('fails a group it cannot run (its file cannot be opened) with the error’s code, instead of leaving it waiting', async () => {
+    const lost = new WriterThread({ file: path.join(dir, 'missing', 'db.sqlite3'), pragmas: [] });
+    try {
+      const err = await lost.commit([work('insert', 'nowhere')]).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).to.include({ code: 'SQLITE_CANTOPEN' });
+    } finally {
+      await lost.close();
+    }
+  });
+
   it('is where a SQLite file’s engine runs a portable transaction', async () => {
     const engine = new SqliteEngine(`sqlite:${file}`, {});
     try {
