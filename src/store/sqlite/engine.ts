@@ -14,6 +14,7 @@ import { writerLine } from '../write-turn-gate';
 import { sqliteSearch } from './search';
 import type { SearchTerms } from '../search';
 import { StatementCache } from './statements';
+import { openConnection } from './connection';
 import { GroupCommit } from './group-commit';
 import { WriterThread } from './writer-thread';
 import { exec, storedTime, writerStatements } from './transaction';
@@ -75,14 +76,10 @@ const lane = (width: number, timeoutMs: number): Lane => ({
   timeoutMs,
 });
 
+/** A reader: the file's busy timeout and foreign keys, and nothing but reads. */
 function openReader(file: string, pragmas: string[]): Promise<sqlite3.Database> {
-  return new Promise<sqlite3.Database>((resolve, reject) => {
-    const db = new sqlite3.Database(file, sqlite3.OPEN_READWRITE, (err) => (err ? reject(err) : resolve(db)));
-  }).then(async (db) => {
-    const settings = pragmas.filter((p) => p.startsWith('busy_timeout') || p.startsWith('foreign_keys'));
-    await exec(db, [...settings, 'query_only = ON'].map((p) => `PRAGMA ${p};`).join(''));
-    return db;
-  });
+  const settings = pragmas.filter((p) => p.startsWith('busy_timeout') || p.startsWith('foreign_keys'));
+  return openConnection(file, [...settings, 'query_only = ON']);
 }
 
 export class SqliteEngine implements Engine {

@@ -1,22 +1,17 @@
 // The writer thread's own code (writer-thread.ts): one connection to the file, and each group it is sent run by
 // commitGroup, the works loaded by name from their module (src/store/engine.ts PortableWork).
 import { parentPort, workerData } from 'node:worker_threads';
-import sqlite3 from 'sqlite3';
 import type { PortableWork, Tx } from '../engine';
 import { commitGroup } from './group-commit';
-import { exec, writerStatements } from './transaction';
+import { openConnection } from './connection';
+import { writerStatements } from './transaction';
 import { toWire } from './writer-wire';
 import type { WriterThreadData } from './writer-thread';
 
 const { file, pragmas } = workerData as WriterThreadData;
 const port = parentPort!;
 
-const connection = new Promise<sqlite3.Database>((resolve, reject) => {
-  const db = new sqlite3.Database(file, sqlite3.OPEN_READWRITE, (err) => (err ? reject(err) : resolve(db)));
-}).then(async (db) => {
-  await exec(db, pragmas.map((p) => `PRAGMA ${p};`).join(''));
-  return db;
-});
+const connection = openConnection(file, pragmas);
 // Awaited by each message's handling, which fails the thread when it cannot be opened (below).
 connection.catch(() => {});
 
