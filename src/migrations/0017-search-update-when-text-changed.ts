@@ -2,8 +2,9 @@
 // A save's UPDATE sets every saved column (src/store/snippets/write-ops.ts UPDATE_SQL), so `AFTER UPDATE OF title,
 // code` fired on every save: a change of the language, the style or the line numbers alone made FTS5 tokenize the
 // code twice (the old text to delete it, the same text to add it back) and write a segment. Unchanged text leaves the
-// index as it is; 1,000 such updates ran 7× faster on the bench's 100,000 snippets (docs/search.md, "The index's write
-// cost on SQLite"). MySQL/MariaDB's index is written by the save itself, only when the text changes (docs/search.md).
+// index as it is; such updates ran 5 to 7× faster in the database alone, on a copy of the bench's 100,000 snippets
+// (docs/search.md, "The index's write cost on SQLite"). MySQL/MariaDB's index is written by the save itself, only
+// when the text changes (docs/search.md).
 // https://sqlite.org/lang_createtrigger.html (WHEN clause)
 import type { QueryInterface } from 'sequelize';
 
