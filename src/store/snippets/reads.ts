@@ -109,11 +109,30 @@ async function pageConditions(
 }
 
 /**
+ * A search page's rows by the ids its statement of sizes found: its costly checks (each term looked for in the row's
+ * lowered text) ran there, and would run again on every row examined up to the last one kept (docs/search.md, "One
+ * check a row"). The placeholders come in powers of two, the last id repeated to fill them: a few prepared statements
+ * in all (each is kept for the life of its connection, and MariaDB caps a server's count), not one for each page size.
+ */
+function keptIds(kept: readonly Key[]): { where: string[]; params: unknown[] } {
+  const ids = kept.map((r) => r.id);
+  const slots = 2 ** Math.ceil(Math.log2(ids.length));
+  while (ids.length < slots) ids.push(ids[ids.length - 1]!);
+  return { where: [`s.id IN (${ids.map(() => '?').join(', ')})`], params: ids };
+}
+
+/** The page's conditions, up to its last kept row (inclusive) in the list's direction. */
+function throughKey(where: string[], params: unknown[], last: Key, selection: ListSelection) {
+  const through = pastKey(last, selection.descending ? '>' : '<', true);
+  return { where: [...where, through.where], params: [...params, ...through.params] };
+}
+
+/**
  * Up to `limit` rows of `columns` (which include `s.id`) after a key, in list order, no more than PAGE_BYTES of code
  * after the first (src/store/page-budget.ts), the key of the last one, and whether more follow. Keyset paging: a
  * page never skips or repeats a snippet, whatever is added meanwhile. Two statements: the keys and sizes of the page's
  * rows (one more, to know whether more follow), then the rows up to the last key that fits, so that no more text is
- * read than the page holds.
+ * read than the page holds; a search's second statement reads its rows by their ids, its checks not run again.
  */
 async function rowsAfter<T>(
   store: Store,
@@ -143,11 +162,11 @@ async function rowsAfter<T>(
   // A search page whose window ended short of the list hands the rows past it to its cursor: the window's last row.
   if (!kept) return end ? { rows: [], last: end, more: true } : { rows: [], more: false };
   const lastKept = sized[kept - 1]!;
-  const through = pastKey(lastKept, selection.descending ? '>' : '<', true);
+  const chosen = selection.scan ? keptIds(sized.slice(0, kept)) : throughKey(where, params, lastKept, selection);
   const rows = await select<T & Key>(
     store,
-    `SELECT ${columns}, s.created ${SNIPPET_FROM(store)}${whereOf([...where, through.where])} ${order} LIMIT ?`,
-    [...params, ...through.params, kept],
+    `SELECT ${columns}, s.created ${SNIPPET_FROM(store)}${whereOf(chosen.where)} ${order} LIMIT ?`,
+    [...chosen.params, kept],
     selection.kind,
   );
   const last = rows[rows.length - 1];
