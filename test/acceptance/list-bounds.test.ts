@@ -1,12 +1,10 @@
 // Every list answer is bounded: /trpc lists without a limit answer their first page, and a page stops at a budget of
 // bytes whatever its limit, while the REST lists asked for whole still stream every row (docs/api.md "Lists and pages").
-import sqlite3 from 'sqlite3';
 import { expect } from 'chai';
 import { makeUser, resetDatabase } from '../support/db';
 import { api, basic } from '../support/http';
 import { testStore } from '../support/runtime';
 import type { Store } from '../../src/store/database';
-import { isSqlite, mysqlPools } from '../support/engine';
 import { DEFAULT_PAGE, PAGE_BYTES, PAGE_IDS } from '../../src/store/page-budget';
 
 function linkNext(header: string | undefined): string | undefined {
@@ -17,43 +15,42 @@ function linkNext(header: string | undefined): string | undefined {
 const trpcQuery = (procedure: string, input?: unknown) =>
   `/trpc/${procedure}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`;
 
-/** The characters of text the service read from the database while `work` ran, counted at the driver. */
+/**
+ * Runs `work` with the SQL and the rows of every SELECT the service ran handed to `seen`, taken where the store hands
+ * them to its engine (src/store/select.ts), the same on both engines.
+ */
+async function tapped(store: Store, seen: (sql: string, rows: unknown) => void, work: () => Promise<unknown>) {
+  const engine = store.engine as { select?: (sql: string, ...rest: unknown[]) => Promise<unknown> };
+  const select = engine.select!;
+  engine.select = async function (this: unknown, sql: string, ...rest: unknown[]) {
+    const rows = await select.call(this, sql, ...rest);
+    seen(sql, rows);
+    return rows;
+  };
+  try {
+    await work();
+  } finally {
+    delete engine.select;
+  }
+}
+
+/** The characters of text the service read from the database while `work` ran, counted at its engine (tapped). */
 async function charsRead(store: Store, work: () => Promise<unknown>): Promise<number> {
   let chars = 0;
-  const count = (rows: unknown) => {
+  const count = (_sql: string, rows: unknown) => {
     if (Array.isArray(rows))
       for (const row of rows)
         for (const v of Object.values(row as object)) if (typeof v === 'string') chars += v.length;
   };
-  if (isSqlite(store)) {
-    const all = sqlite3.Statement.prototype.all;
-    sqlite3.Statement.prototype.all = function (this: sqlite3.Statement, ...args: unknown[]) {
-      const callback = args.pop() as (err: Error | null, rows: unknown[]) => void;
-      return all.call(this, ...args, (err: Error | null, rows: unknown[]) => (count(rows), callback(err, rows)));
-    } as typeof all;
-    try {
-      await work();
-    } finally {
-      sqlite3.Statement.prototype.all = all;
-    }
-    return chars;
-  }
-  const pool = mysqlPools(store).read;
-  const execute = pool.execute;
-  pool.execute = function (this: typeof pool, ...args: unknown[]) {
-    const callback = args.pop() as (err: Error | null, rows: unknown) => void;
-    return (execute as (...a: unknown[]) => unknown).call(
-      this,
-      ...args,
-      (err: Error | null, rows: unknown) => (count(rows), callback(err, rows)),
-    );
-  } as typeof execute;
-  try {
-    await work();
-  } finally {
-    pool.execute = execute;
-  }
+  await tapped(store, count, work);
   return chars;
+}
+
+/** The statements on the snippets table the service ran while `work` ran, counted at its engine (tapped). */
+async function snippetStatements(store: Store, work: () => Promise<unknown>): Promise<number> {
+  let statements = 0;
+  await tapped(store, (sql) => void (/\bFROM snippets\b/.test(sql) && statements++), work);
+  return statements;
 }
 
 describe('bounded lists', () => {
@@ -106,6 +103,23 @@ describe('bounded lists', () => {
         `t${DEFAULT_PAGE}`,
         `t${DEFAULT_PAGE + 1}`,
       ]);
+    });
+  });
+
+  describe('a page of small snippets', () => {
+    it('is read in one statement, each snippet whole, with a cursor to the rest (GET /snippets/?limit=N)', async () => {
+      await manySnippets(5, 50);
+      let res: { body: { title: string; code: string }[]; headers: Record<string, string> } | undefined;
+      const statements = await snippetStatements(
+        testStore(),
+        async () => (res = await api().get('/snippets/?limit=3').expect(200)),
+      );
+      expect(statements).to.equal(1);
+      expect(res!.body.map((s) => [s.title, s.code])).to.deep.equal(
+        ['t0', 't1', 't2'].map((title) => [title, 'x'.repeat(50)]),
+      );
+      const rest = await api().get(linkNext(res!.headers.link)!).expect(200);
+      expect(rest.body.map((s: { title: string }) => s.title)).to.deep.equal(['t3', 't4']);
     });
   });
 

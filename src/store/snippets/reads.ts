@@ -7,13 +7,19 @@ import { SNIPPET_FIELDS, type RawRow } from './columns';
 import type { FieldSpec } from '../../schemas/table';
 import { PLAIN_LIST, type ListSelection } from './selection';
 import type { Bounds } from '../search';
-import { rowBytes, rowsWithin } from '../page-budget';
+import { PAGE_BYTES, rowBytes, rowsWithin } from '../page-budget';
 import { windowOf, type Window } from './scan-window';
 import { listOrder, pastKey, whereOf, type Key } from '../keyset';
 
 /** Where each key of the representation comes from: the snippet's column, or the joined owner's username. */
 const sqlOf = (name: string, field: FieldSpec) => (field.kind === 'owner' ? 'u.username' : `s.${columnName(name)}`);
 const SNIPPET_COLUMNS = SNIPPET_FIELDS.map(([name, field]) => `${sqlOf(name, field)} AS ${name}`).join(', ');
+/** The code of a row whose code and title are at most `?` bytes; NULL for a larger one, whose text is not read. */
+const CODE_WITHIN = `CASE WHEN ${rowBytes('s')} <= ? THEN s.${columnName('code')} END AS code`;
+/** The representation's columns with the code read only within a bound (CODE_WITHIN), for the first read of a page. */
+const SNIPPET_COLUMNS_WITHIN = SNIPPET_FIELDS.map(([name, field]) =>
+  name === 'code' ? CODE_WITHIN : `${sqlOf(name, field)} AS ${name}`,
+).join(', ');
 /** Snippets first, then each one's owner: the list is read in the order of the (created, id) index. */
 const SNIPPET_FROM = (store: Store) => `FROM snippets s ${store.engine.orderedJoin} users u ON u.id = s.owner_id`;
 
@@ -128,19 +134,20 @@ function throughKey(where: string[], params: unknown[], last: Key, selection: Li
 }
 
 /**
- * Up to `limit` rows of `columns` (which include `s.id`) after a key, in list order, no more than PAGE_BYTES of code
- * after the first (src/store/page-budget.ts), the key of the last one, and whether more follow. Keyset paging: a
- * page never skips or repeats a snippet, whatever is added meanwhile. Two statements: the keys and sizes of the page's
- * rows (one more, to know whether more follow), then the rows up to the last key that fits, so that no more text is
- * read than the page holds; a search's second statement reads its rows by their ids, its checks not run again.
+ * Up to `limit` snippets after a key, in list order, no more than PAGE_BYTES of code after the first
+ * (src/store/page-budget.ts), the key of the last one, and whether more follow. Keyset paging: a page never skips or
+ * repeats a snippet, whatever is added meanwhile. The first statement reads the keys and sizes of the page's rows (one
+ * more, to know whether more follow) and, of each row no larger than an even share of PAGE_BYTES, its text: at most
+ * PAGE_BYTES in all. When every row that fits the page came with its text (small snippets, the usual page), that is
+ * the page; otherwise a second statement reads the rows up to the last key that fits, so that no more text is read
+ * than the page holds; a search's second statement reads its rows by their ids, its checks not run again.
  */
-async function rowsAfter<T>(
+async function snippetsAfter(
   store: Store,
-  columns: string,
   after: Key | undefined,
   limit: number,
   selection: ListSelection,
-): Promise<{ rows: T[]; last?: Key; more: boolean }> {
+): Promise<{ items: Snippet[]; last?: Key; more: boolean }> {
   const { where, params, end } = await pageConditions(
     store,
     selection,
@@ -149,10 +156,11 @@ async function rowsAfter<T>(
     true,
   );
   const order = listOrder(selection.descending);
-  const sized = await select<Key & { size: number | string }>(
+  const share = Math.floor(PAGE_BYTES / (limit + 1));
+  const sized = await select<SnippetRow & Key & { size: number | string }>(
     store,
-    `SELECT s.id, s.created, ${rowBytes('s')} AS size ${SNIPPET_FROM(store)}${whereOf(where)} ${order} LIMIT ?`,
-    [...params, limit + 1],
+    `SELECT ${SNIPPET_COLUMNS_WITHIN}, s.created, ${rowBytes('s')} AS size ${SNIPPET_FROM(store)}${whereOf(where)} ${order} LIMIT ?`,
+    [share, ...params, limit + 1],
     selection.kind,
   );
   const kept = rowsWithin(
@@ -160,31 +168,24 @@ async function rowsAfter<T>(
     limit,
   );
   // A search page whose window ended short of the list hands the rows past it to its cursor: the window's last row.
-  if (!kept) return end ? { rows: [], last: end, more: true } : { rows: [], more: false };
+  if (!kept) return end ? { items: [], last: end, more: true } : { items: [], more: false };
   const lastKept = sized[kept - 1]!;
-  const chosen = selection.scan ? keptIds(sized.slice(0, kept)) : throughKey(where, params, lastKept, selection);
-  const rows = await select<T & Key>(
-    store,
-    `SELECT ${columns}, s.created ${SNIPPET_FROM(store)}${whereOf(chosen.where)} ${order} LIMIT ?`,
-    [...chosen.params, kept],
-    selection.kind,
-  );
+  const whole = sized.slice(0, kept);
+  const chosen = selection.scan ? keptIds(whole) : throughKey(where, params, lastKept, selection);
+  const rows = whole.every((r) => Number(r.size) <= share)
+    ? whole
+    : await select<SnippetRow & Key>(
+        store,
+        `SELECT ${SNIPPET_COLUMNS}, s.created ${SNIPPET_FROM(store)}${whereOf(chosen.where)} ${order} LIMIT ?`,
+        [...chosen.params, kept],
+        selection.kind,
+      );
   const last = rows[rows.length - 1];
   // A snippet added or deleted between the two statements moves the page's end: the cursor is the last row sent.
   const more = sized.length > kept || (last !== undefined && Number(last.id) !== Number(lastKept.id));
-  if (!more && end) return { rows, last: end, more: true };
-  return { rows, last: last && { created: last.created, id: last.id }, more };
-}
-
-/** Up to `limit` snippets after a key, the key of the last one, and whether more follow. */
-async function snippetsAfter(
-  store: Store,
-  after: Key | undefined,
-  limit: number,
-  selection: ListSelection,
-): Promise<{ items: Snippet[]; last?: Key; more: boolean }> {
-  const { rows, last, more } = await rowsAfter<SnippetRow>(store, SNIPPET_COLUMNS, after, limit, selection);
-  return { items: rows.map(toSnippet), last, more };
+  const items = rows.map(toSnippet);
+  if (!more && end) return { items, last: end, more: true };
+  return { items, last: last && { created: last.created, id: last.id }, more };
 }
 
 /** One page for `?limit=N&cursor=…`; `next` is absent on the last page. */
