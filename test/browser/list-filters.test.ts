@@ -1,5 +1,5 @@
-// The browsable snippet list's search box and filters in Chromium: the query kept in every link, values escaped, and
-// a user's page linking to that user's snippets.
+// The browsable snippet list's search box and filters in Chromium: the query kept in every link, values escaped. A
+// user's page linking to that user's snippets is test/acceptance/list-page-links.test.ts's.
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { makeUser, resetDatabase } from '../support/db';
@@ -9,11 +9,10 @@ import { createSnippet } from '../support/http';
 describe('the browsable snippet list, searched and filtered, in Chromium', function () {
   this.timeout(600_000);
   const h = useBrowser();
-  let aliceId: number;
 
   before(async () => {
     await resetDatabase();
-    aliceId = (await makeUser('alice')).id;
+    await makeUser('alice');
     await makeUser('bob');
     for (let i = 0; i < 6; i++) {
       for (const user of ['alice', 'bob']) {
@@ -75,15 +74,5 @@ describe('the browsable snippet list, searched and filtered, in Chromium', funct
     expect(await page.inputValue('#filter-owner')).to.equal(hostile);
     expect(await page.locator('#list-filters script, #list-filters img, #list-filters b').count()).to.equal(0);
     expect(problems).to.deep.equal([]);
-  });
-
-  it("links a user's page to that user's snippets", async () => {
-    const page = await h.page();
-    await page.goto(`${h.base}/users/${aliceId}/`);
-    expect(await page.getAttribute('#user-snippets-link', 'href')).to.equal('/snippets/?owner=alice');
-    await Promise.all([page.waitForEvent('load'), page.click('#user-snippets-link')]);
-    const titles = await shownTitles(page);
-    expect(titles).to.have.length(6);
-    expect(titles.every((t) => t.startsWith('alice '))).to.equal(true);
   });
 });

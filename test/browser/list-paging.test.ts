@@ -1,9 +1,10 @@
-// The browsable snippet list in Chromium: a page at a time with Next and Previous links, the create form first.
+// The browsable snippet list in Chromium: a page at a time with Next and Previous links, the create form first. A
+// limit the URL gives, kept through the pager's links, and the JSON list are test/acceptance/list-page-links.test.ts's.
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { makeUser, resetDatabase } from '../support/db';
 import { logIn, useBrowser, watch } from '../support/browser';
-import { api, createSnippet } from '../support/http';
+import { createSnippet } from '../support/http';
 
 const SNIPPETS = 25;
 
@@ -50,29 +51,5 @@ describe('the browsable snippet list, paged, in Chromium', function () {
     expect(page.url()).to.equal(`${h.base}/snippets/`);
     expect(await shownIds(page)).to.deep.equal(ids.slice(0, 20));
     expect(problems).to.deep.equal([]);
-  });
-
-  it('keeps a limit the URL gives, forward and back through a middle page', async () => {
-    const page = await h.page();
-    const { problems } = watch(page);
-    await page.goto(`${h.base}/snippets/?limit=10`);
-    expect(await shownIds(page)).to.deep.equal(ids.slice(0, 10));
-    await follow(page, 'next');
-    expect(await shownIds(page)).to.deep.equal(ids.slice(10, 20));
-    await follow(page, 'next');
-    expect(await shownIds(page)).to.deep.equal(ids.slice(20));
-    await follow(page, 'previous');
-    expect(new URL(page.url()).searchParams.get('limit')).to.equal('10');
-    expect(await shownIds(page)).to.deep.equal(ids.slice(10, 20));
-    await follow(page, 'previous');
-    expect(await shownIds(page)).to.deep.equal(ids.slice(0, 10));
-    expect(await page.locator('nav.pager a.previous').count()).to.equal(0);
-    expect(problems).to.deep.equal([]);
-  });
-
-  it('leaves the JSON list whole', async () => {
-    const res = await api().get('/snippets/').expect(200);
-    expect(res.headers.link).to.equal(undefined);
-    expect((res.body as { id: number }[]).map((s) => s.id)).to.deep.equal(ids);
   });
 });

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { resetDatabase } from '../support/db';
-import { freshPage, launchChromium, watch } from '../support/browser';
+import { fileBrowser, freshPage, releaseBrowser, watch } from '../support/browser';
 import { api, app } from '../support/http';
 import { serverFor, startProvider, type TestProvider } from '../support/oidc';
 
@@ -17,10 +17,10 @@ describe('OpenID Connect sign-in in Chromium', function () {
   before(async () => {
     site = await serverFor();
     provider = await startProvider([`${site.base}/api-auth/oidc/callback/`]);
-    browser = await launchChromium();
+    browser = await fileBrowser();
   });
   after(async () => {
-    await browser?.close();
+    if (browser) await releaseBrowser(browser);
     await provider?.close();
     await site?.close();
   });

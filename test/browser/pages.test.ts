@@ -1,8 +1,11 @@
 // The browsable pages in real headless Chromium: they render cleanly, and user content never runs. The pages only
-// read: their user and snippet are made once. The API root's links are test/acceptance/root-page.test.ts's.
+// read, anonymously: their user and snippet are made once, and one page (one context) visits them all, each test
+// with its own list of problems (a context costs Chromium a renderer process: 0.35 CPU-s more than a navigation,
+// 2026-11-26, docs/development.md "Tests"). The API root's links are test/acceptance/root-page.test.ts's.
 import { expect } from 'chai';
+import type { Page } from 'playwright-core';
 import { makeUser, resetDatabase } from '../support/db';
-import { useBrowser, watch } from '../support/browser';
+import { freshPage, useBrowser, watch } from '../support/browser';
 import { createSnippet } from '../support/http';
 
 const HOSTILE_TITLE = '"><script>alert("title")</script><img src=x onerror=alert(1)>';
@@ -14,11 +17,20 @@ describe('pages in Chromium', function () {
   let id: number;
   let aliceId: number;
 
+  let page: Page;
+  let problems: string[];
+
   before(async () => {
     await resetDatabase();
     aliceId = (await makeUser('alice')).id;
     id = (await createSnippet('alice', { title: HOSTILE_TITLE, code: HOSTILE_CODE, linenos: true })).id;
+    page = await freshPage(h.browser);
+    ({ problems } = watch(page));
   });
+  beforeEach(() => {
+    problems.length = 0;
+  });
+  after(async () => page?.context().close());
 
   for (const [name, path] of [
     ['the API root', () => '/'],
@@ -29,8 +41,6 @@ describe('pages in Chromium', function () {
     ['a user', () => `/users/${aliceId}/`],
   ] as const) {
     it(`${name} renders without console errors, and hostile content stays text`, async () => {
-      const page = await h.page();
-      const { problems } = watch(page);
       const res = await page.goto(h.base + path());
       expect(res?.status()).to.equal(200);
       await page.waitForLoadState('load');
@@ -41,8 +51,6 @@ describe('pages in Chromium', function () {
   }
 
   it('the snippet page links its highlight and raw views, which show the code as text', async () => {
-    const page = await h.page();
-    const { problems } = watch(page);
     await page.goto(`${h.base}/snippets/${id}/`);
     await page.click('#highlight-link');
     await page.waitForURL(`**/snippets/${id}/highlight/`);

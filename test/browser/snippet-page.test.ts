@@ -1,6 +1,7 @@
 // The snippet pages in Chromium: paste → the new snippet's page; Copy, Raw, Download; a line's link; edit → history →
-// a diff of only the changed line on a CRLF snippet, and restore; a search's marked lines. The layout (dark mode, a
-// 390 px phone) is test/browser/appearance.test.ts's, axe-core's check of every page test/browser/accessibility.test.ts's.
+// a diff of only the changed line on a CRLF snippet, and restore. The layout (dark mode, a 390 px phone) is
+// test/browser/appearance.test.ts's, axe-core's check of every page test/browser/accessibility.test.ts's; a search's
+// marked lines, linked to their line, test/acceptance/list-page-links.test.ts's.
 import { expect } from 'chai';
 import { makeUser, resetDatabase } from '../support/db';
 import { logIn, useBrowser, watch } from '../support/browser';
@@ -79,17 +80,5 @@ describe('the snippet pages in Chromium', function () {
     await Promise.all([page.waitForURL(`**/revisions/1/restore/`), page.click('#restore-1')]);
     expect((await api().get(`/snippets/${id}/`).expect(200)).body.code).to.equal('a = 1\r\nb = 2\r\nc = 3\r\n');
     expect(problems).to.deep.equal([]);
-  });
-
-  it('shows a search result with the lines that matched, the term marked', async () => {
-    const { id } = await createSnippet('alice', { code: 'one\ndef retry_backoff():\n    pass\n', title: 'net' });
-    await createSnippet('alice', { code: 'nothing here' });
-    const page = await h.page();
-    await page.goto(`${h.base}/snippets/`);
-    await page.fill('#filter-search', 'BACKOFF');
-    await Promise.all([page.waitForEvent('load'), page.click('#list-filters button[type=submit]')]);
-    expect(await page.locator('.snippet-row').count()).to.equal(1);
-    expect(await page.locator('.snippet-row mark').allTextContents()).to.deep.equal(['backoff']);
-    await Promise.all([page.waitForURL(`**/snippets/${id}/#L2`), page.click('.snippet-row ol.matches a')]);
   });
 });

@@ -6,7 +6,7 @@ import express from 'express';
 import type { Browser } from 'playwright-core';
 import { openapiRouter } from '../../server/openapi/routes';
 import { securityHeaders } from '../../server/security-headers';
-import { freshPage, launchChromium, watch } from '../support/browser';
+import { fileBrowser, freshPage, releaseBrowser, watch } from '../support/browser';
 import { makeUser, resetDatabase } from '../support/db';
 import { app } from '../support/http';
 import { fetchDocument } from './support';
@@ -26,10 +26,10 @@ describe('/docs in Chromium', function () {
     server = http.createServer(front);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await launchChromium();
+    browser = await fileBrowser();
   });
   after(async () => {
-    await browser?.close();
+    if (browser) await releaseBrowser(browser);
     server?.closeAllConnections();
     await new Promise((r) => server?.close(r));
   });

@@ -1,8 +1,9 @@
 // Headless Debian Chromium driven by playwright-core, against createApp() listening on an ephemeral port. One Chromium
-// per test file (useBrowser()'s before hook), a fresh context (own cookies and storage) per page: launching the browser
-// is the expensive part, a context is cheap.
+// per mocha worker process, kept across the files the worker runs (fileBrowser()), a fresh context (own cookies and
+// storage) per page: launching the browser is the expensive part, a context is cheap.
 import { existsSync } from 'node:fs';
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
@@ -62,7 +63,7 @@ export function useBrowser(overrides: Record<string, string> = {}): Harness {
 async function startBrowser(overrides: Record<string, string> = {}): Promise<Harness> {
   const server = http.createServer(app(overrides));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const browser = await launchChromium();
+  const browser = await fileBrowser();
   let contexts: BrowserContext[] = [];
   return {
     browser,
@@ -78,7 +79,7 @@ async function startBrowser(overrides: Record<string, string> = {}): Promise<Har
     },
     async close() {
       await Promise.all(contexts.map((c) => c.close()));
-      await browser.close();
+      await releaseBrowser(browser);
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
     },
@@ -107,6 +108,47 @@ export async function logIn(page: Page, base: string, username: string, next?: s
   });
   if (res.status() !== 302) throw new Error(`login as ${username} answered ${res.status()}`);
   if (next) await page.goto(base + next);
+}
+
+/** The worker's Chromium while its files run, when mocha runs them in worker processes (--parallel, .mocharc.json). */
+let workerBrowser: Promise<Browser> | undefined;
+
+/**
+ * The Chromium a test file drives; releaseBrowser() after the file. Under mocha's --parallel each worker process runs
+ * file after file (mocha's lib/nodejs/worker.cjs, a workerpool worker: `MOCHA_WORKER_ID` in its environment), and
+ * there one Chromium serves them all: launched by the first, closed when mocha ends the pool (workerpool's onTerminate,
+ * awaited before the worker exits; workerpool kills a worker still there 1 s later, and Chromium then ends with its
+ * pipe). A launch and close cost 1.1 CPU-s on their own (2026-11-26, load 17; docs/development.md, "Tests"). Without
+ * --parallel (`--no-parallel`, scripts/file-cpu.sh) a file launches its own and closes it after its tests, as before.
+ */
+export function fileBrowser(): Promise<Browser> {
+  if (process.env.MOCHA_WORKER_ID === undefined) return launchChromium();
+  if (!workerBrowser) {
+    const launched = launchChromium();
+    workerBrowser = launched;
+    launched.then(
+      (browser) => {
+        browser.on('disconnected', () => {
+          if (workerBrowser === launched) workerBrowser = undefined;
+        });
+        // workerpool.worker(methods, { onTerminate }): the workerpool mocha's worker runs on, found from mocha.
+        const workerpool = createRequire(require.resolve('mocha'))('workerpool') as {
+          worker(methods: object, options: { onTerminate(): Promise<void> }): void;
+        };
+        workerpool.worker({}, { onTerminate: () => browser.close() });
+      },
+      () => {
+        if (workerBrowser === launched) workerBrowser = undefined;
+      },
+    );
+  }
+  return workerBrowser;
+}
+
+/** After a file: the browser closed, or, the worker's, left to the next file with none of this file's contexts. */
+export async function releaseBrowser(browser: Browser): Promise<void> {
+  if (workerBrowser && browser === (await workerBrowser)) await Promise.all(browser.contexts().map((c) => c.close()));
+  else await browser.close();
 }
 
 /** Debian's Chromium, headless, with nothing of its own going to the network. */
