@@ -172,7 +172,8 @@ const EnvSchema = z.object({
   /**
    * SQLite file with WEB_CONCURRENCY > 1: how long a write transaction waits in line for the write turn the primary
    * hands out (src/store/write-turn.ts) before it is answered 503 with Retry-After; also how long the primary lets one
-   * holder keep the turn before passing it on.
+   * holder keep the turn before passing it on. On any SQLite file, also how long the writer thread's group of snippet
+   * writes waits for the file's lock, which it takes itself (src/store/sqlite/take-lock.ts).
    */
   SQLITE_WRITE_TURN_TIMEOUT_MS: integer(100, 600000, 5000),
   /**

@@ -81,9 +81,11 @@ export class TurnGate extends Gate {
     super(1);
   }
 
-  override async enter(urgent = false, stop?: AbortSignal): Promise<void> {
+  /** `turn` false: the line only, for a group the writer thread runs (it takes the file's lock itself: take-lock.ts). */
+  override async enter(urgent = false, stop?: AbortSignal, turn = true): Promise<void> {
     await super.enter(urgent, stop);
     if (this.held !== undefined) return void this.burst++; // passed on with the place by the last holder
+    if (!turn) return;
     try {
       this.held = await this.turns.take();
       this.burst = 1;
@@ -102,10 +104,16 @@ export class TurnGate extends Gate {
   }
 }
 
+/** A writer's line: a plain Gate (which takes no turn), or a TurnGate. */
+export interface WriterLine {
+  enter(urgent?: boolean, stop?: AbortSignal, turn?: boolean): Promise<void>;
+  leave(): void;
+}
+
 /**
  * The line for a SQLite store's writer: in a cluster worker on a file, one that takes the write turn; else a plain
  * line (one process on a file needs no turn: its writes share one connection; in memory no other process sees it).
  */
-export function writerLine(file: boolean, turnTimeoutMs: number): Gate {
+export function writerLine(file: boolean, turnTimeoutMs: number): WriterLine {
   return file && cluster.isWorker ? new TurnGate(new TurnClient(turnTimeoutMs)) : new Gate(1);
 }

@@ -1,7 +1,8 @@
-// WEB_CONCURRENCY=2 on one SQLite file: the workers' write transactions take the file's lock in turns the primary
-// hands out (src/store/write-turn.ts), so none meets the other's lock. With SQLite's busy handler off
-// (SQLITE_BUSY_TIMEOUT_MS=0) a write that did would fail at once as SQLITE_BUSY, a 503: every concurrent create,
-// update and delete here is answered 2xx.
+// WEB_CONCURRENCY=2 on one SQLite file: the workers' Sequelize writes take the file's lock in turns the primary hands
+// out (src/store/write-turn.ts), and their snippet writes' groups wait for it on their writer threads
+// (src/store/sqlite/take-lock.ts). With SQLite's busy handler off (SQLITE_BUSY_TIMEOUT_MS=0) a write that met the
+// other's lock otherwise would fail at once as SQLITE_BUSY, a 503: every concurrent create, update and delete here is
+// answered 2xx.
 import { expect } from 'chai';
 import { ALICE, freshRequest, startTwoWorkers } from '../support/cluster';
 import { serviceEnv, stopService, type ServiceProcess } from '../support/process';

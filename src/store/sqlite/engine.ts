@@ -10,7 +10,7 @@ import { statementStop, stoppable } from '../cancellation';
 import { deadline } from '../deadline';
 import { READINESS_READ, type Engine, type PortableWork, type ReadKind, type Readiness, type Tx } from '../engine';
 import { Gate } from '../gate';
-import { writerLine } from '../write-turn-gate';
+import { writerLine, type WriterLine } from '../write-turn-gate';
 import { sqliteSearch } from './search';
 import type { SearchTerms } from '../search';
 import { StatementCache } from './statements';
@@ -93,7 +93,7 @@ export class SqliteEngine implements Engine {
   readonly read: Lane;
   readonly searchLane: Lane;
   /** The line for the writer connection, one statement at a time (or one transaction, holdWriter). */
-  private readonly writerGate: Gate;
+  private readonly writerGate: WriterLine;
   private readonly readerStatements = new StatementCache();
   /** The snippet writes' connection on a file, on a thread of its own. */
   private readonly thread: WriterThread | undefined;
@@ -138,9 +138,16 @@ export class SqliteEngine implements Engine {
       `synchronous = ${config.SQLITE_SYNCHRONOUS ?? 'NORMAL'}`,
       'foreign_keys = ON',
     ];
-    // On a file the snippet writes run on a thread of their own (writer-thread.ts); in memory there is one connection.
-    this.thread = this.file ? new WriterThread({ file: this.file, pragmas: this.pragmas }) : undefined;
-    this.groups = new GroupCommit((run) => this.holdWriter(run), this.thread?.commit);
+    // On a file the snippet writes run on a thread of their own (writer-thread.ts), which waits for the file's lock
+    // itself (take-lock.ts: no busy handler, no write turn); in memory there is one connection.
+    this.thread = this.file
+      ? new WriterThread({
+          file: this.file,
+          pragmas: this.pragmas.map((p) => (p.startsWith('busy_timeout') ? 'busy_timeout = 0' : p)),
+          lockWaitMs: config.SQLITE_WRITE_TURN_TIMEOUT_MS ?? 5000,
+        })
+      : undefined;
+    this.groups = new GroupCommit((run, onThread) => this.holdWriter(run, !onThread), this.thread?.commit);
     this.read = lane(SQLITE_READERS, config.DATABASE_TIMEOUT_MS ?? 5000);
     this.searchLane = lane(SQLITE_SEARCH_READERS, config.SEARCH_TIMEOUT_MS ?? 5000);
   }
@@ -160,10 +167,11 @@ export class SqliteEngine implements Engine {
    * transaction's statements (BEGIN ... COMMIT) are the only ones on it meanwhile; `work` runs them on the connection
    * itself, not through Sequelize (whose queries wait in that line). Sequelize's own transactions would not do: on a
    * file it opens a connection per transaction, a second writer contending with the first for the file's lock.
+   * `turn` false: the line without a cluster's write turn, for the writer thread's groups (take-lock.ts).
    */
-  async holdWriter<T>(work: (writer: sqlite3.Database) => Promise<T>): Promise<T> {
+  async holdWriter<T>(work: (writer: sqlite3.Database) => Promise<T>, turn = true): Promise<T> {
     const writer = await this.writer();
-    await this.writerGate.enter();
+    await this.writerGate.enter(false, undefined, turn);
     try {
       return await work(writer);
     } finally {

@@ -5,6 +5,7 @@
 // stored. https://www.sqlite.org/lang_savepoint.html
 import type sqlite3 from 'sqlite3';
 import type { PortableWork, Tx } from '../engine';
+import { BEGIN } from './take-lock';
 import { exec, sqliteTx } from './transaction';
 
 /**
@@ -32,19 +33,24 @@ export type Outcome = { ok: true; value: unknown } | { ok: false; err: unknown }
 export type ThreadCommit = (works: PortableWork[]) => Promise<Outcome[]>;
 
 /**
- * One transaction for `works`, each in the savepoint `save`, which the next work's statement releases and opens again
- * with one call (a COMMIT releases the last): one pass to SQLite's thread per work besides its own statements, where a
- * transaction of its own took two (BEGIN, COMMIT). A work that throws rolls back to its savepoint. Should SQLite have
+ * One transaction for `works` (opened by `begin`: the writer thread's takes the file's lock itself, take-lock.ts), each
+ * in the savepoint `save`, which the next work's statement releases and opens again with one call (a COMMIT releases
+ * the last): one pass to SQLite's thread per work besides its own statements, where a transaction of its own took two
+ * (BEGIN, COMMIT). A work that throws rolls back to its savepoint. Should SQLite have
  * ended the whole transaction meanwhile (a full disk or an I/O error may roll it back:
  * https://www.sqlite.org/lang_transaction.html, "Response To Errors Within A Transaction"), the works before it fail
  * with its error (nothing of theirs was stored), and those after it are not run: the outcomes are then fewer than the
  * works, and the caller queues the rest again.
  */
-export async function commitGroup(db: sqlite3.Database, works: Work[]): Promise<Outcome[]> {
+export async function commitGroup(
+  db: sqlite3.Database,
+  works: Work[],
+  begin: (db: sqlite3.Database) => Promise<void> = (db) => exec(db, BEGIN),
+): Promise<Outcome[]> {
   const tx = sqliteTx(db);
   const settled: Outcome[] = [];
   try {
-    await exec(db, 'BEGIN IMMEDIATE; SAVEPOINT save');
+    await begin(db);
     for (let at = 0; at < works.length; at++) {
       if (at > 0) await exec(db, 'RELEASE save; SAVEPOINT save');
       try {
@@ -80,10 +86,11 @@ export class GroupCommit {
 
   /**
    * `hold` runs a group on the writer connection, holding its line (SqliteEngine.holdWriter); `thread`, where there is
-   * one, runs a group whose works are all portable instead, still inside `hold`.
+   * one, runs a group whose works are all portable instead, still inside `hold`, which is then told so (`onThread`:
+   * the thread takes the file's lock itself, and needs no write turn).
    */
   constructor(
-    private readonly hold: <T>(run: (db: sqlite3.Database) => Promise<T>) => Promise<T>,
+    private readonly hold: <T>(run: (db: sqlite3.Database) => Promise<T>, onThread: boolean) => Promise<T>,
     private readonly thread?: ThreadCommit,
   ) {}
 
@@ -102,7 +109,18 @@ export class GroupCommit {
         const group = this.queue.splice(0, GROUP_MAX);
         let outcomes: Outcome[];
         try {
-          outcomes = await this.hold((db) => this.commit(db, group));
+          const portable = group.map((job) => job.portable);
+          const thread = this.thread && portable.every((p) => p !== undefined) ? this.thread : undefined;
+          outcomes = await this.hold(
+            (db) =>
+              thread
+                ? thread(portable as PortableWork[])
+                : commitGroup(
+                    db,
+                    group.map((job) => job.work),
+                  ),
+            thread !== undefined,
+          );
         } catch (err) {
           // The writer could not be had (the write turn refused, the store closing): no work of the group ran.
           outcomes = group.map(() => ({ ok: false, err }));
@@ -117,14 +135,5 @@ export class GroupCommit {
     } finally {
       this.draining = false;
     }
-  }
-
-  private commit(db: sqlite3.Database, group: Job[]): Promise<Outcome[]> {
-    const portable = group.map((job) => job.portable);
-    if (this.thread && portable.every((p) => p !== undefined)) return this.thread(portable);
-    return commitGroup(
-      db,
-      group.map((job) => job.work),
-    );
   }
 }

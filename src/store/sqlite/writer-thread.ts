@@ -2,8 +2,9 @@
 // of transactions (group-commit.ts) from the first statement to the COMMIT without the main thread. On the main
 // thread each statement of a group waited for the event loop to come round between requests (a turn of several
 // milliseconds under a mixed load), so a group of 16 creates, some 60 statements, took hundreds of milliseconds while
-// reads were served; here its statements follow each other at once. The main thread still holds the writer's line (and
-// the write turn of a cluster) while the thread runs a group, so the two connections never write at once.
+// reads were served; here its statements follow each other at once. The main thread still holds the writer's line
+// while the thread runs a group, so the process's two connections never write at once; the thread takes the file's
+// lock itself (take-lock.ts), so a cluster's write turn is not asked for a group.
 // https://nodejs.org/api/worker_threads.html
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -21,10 +22,12 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
-/** What the thread is given: the file, and the PRAGMAs of every connection to it. */
+/** What the thread is given: the file, the PRAGMAs of its connection, and how long a group waits for the file's lock. */
 export interface WriterThreadData {
   file: string;
   pragmas: string[];
+  /** The bound of take-lock.ts's wait: past it the group fails as SQLITE_BUSY (a 503). */
+  lockWaitMs: number;
 }
 
 /** The thread runs one group at a time (the main thread's writer line sends one); started on first use. */

@@ -1,14 +1,16 @@
 // The writer thread's own code (writer-thread.ts): one connection to the file, and each group it is sent run by
-// commitGroup, the works loaded by name from their module (src/store/engine.ts PortableWork).
+// commitGroup, the works loaded by name from their module (src/store/engine.ts PortableWork), each group's transaction
+// opened with the file's lock taken by the thread itself (take-lock.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import type { PortableWork, Tx } from '../engine';
 import { commitGroup } from './group-commit';
+import { beginImmediate } from './take-lock';
 import { openConnection } from './connection';
 import { writerStatements } from './transaction';
 import { toWire } from './writer-wire';
 import type { WriterThreadData } from './writer-thread';
 
-const { file, pragmas } = workerData as WriterThreadData;
+const { file, pragmas, lockWaitMs } = workerData as WriterThreadData;
 const port = parentPort!;
 
 const connection = openConnection(file, pragmas);
@@ -33,7 +35,7 @@ async function handle(message: Message): Promise<void> {
     port.close();
     return;
   }
-  const outcomes = await commitGroup(db, message.works.map(workOf));
+  const outcomes = await commitGroup(db, message.works.map(workOf), (db) => beginImmediate(db, lockWaitMs));
   port.postMessage({ id: message.id, outcomes: outcomes.map(toWire) });
 }
 

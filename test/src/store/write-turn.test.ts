@@ -209,6 +209,26 @@ describe('TurnGate (a worker’s writer line)', () => {
     // One ask for the first burst, one for the rest: not one per write.
     expect(primary.asks.get(1)).to.equal(2);
   });
+
+  it('lets a writer-thread group through its line without asking for the turn, while the other process holds it', async () => {
+    const primary = primary2();
+    const [a, b] = [primary.gate(), primary.gate()];
+    await a.enter();
+    await primary.asked(1);
+    // B's group on its writer thread, which takes the file's lock itself (src/store/sqlite/take-lock.ts).
+    const through = b.enter(false, undefined, false).then(() => 'through');
+    expect(await Promise.race([through, primary.asked(2).then(() => 'asked')])).to.equal('through');
+    b.leave();
+    // Then B's own Sequelize write asks, and waits for A.
+    let granted = false;
+    const write = b.enter().then(() => (granted = true));
+    await primary.asked(2);
+    expect(granted).to.equal(false);
+    a.leave();
+    await write;
+    b.leave();
+    expect(primary.asks.get(2)).to.equal(1);
+  });
 });
 
 /** Two gates on one fake primary. */

@@ -1,7 +1,7 @@
 // SQLite's writer thread (src/store/sqlite/writer-thread.ts): a group of transactions runs there from BEGIN to COMMIT
 // without the main thread's event loop; what a work returns or throws comes back as the same value or error type; a
-// thread that ends fails the groups it had, and the next group gets a new thread; a SQLite file's engine runs its
-// portable transactions there.
+// thread that ends fails the groups it had, and the next group gets a new thread; it waits for the file's lock itself
+// (take-lock.ts), and gives up as SQLITE_BUSY past its bound; a SQLite file's engine runs its portable transactions there.
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -30,7 +30,7 @@ describe('SQLite’s writer thread', () => {
     const db = new sqlite3.Database(file);
     await exec(db, 'PRAGMA journal_mode = WAL; CREATE TABLE rows (label TEXT)');
     await new Promise((resolve) => db.close(resolve));
-    thread = new WriterThread({ file, pragmas: ['busy_timeout = 5000', 'synchronous = NORMAL'] });
+    thread = new WriterThread({ file, pragmas: ['busy_timeout = 0', 'synchronous = NORMAL'], lockWaitMs: 5000 });
   });
 
   afterEach(async () => {
@@ -102,7 +102,7 @@ describe('SQLite’s writer thread', () => {
   });
 
   it('fails a group it cannot run (its file cannot be opened) with the error’s code, instead of leaving it waiting', async () => {
-    const lost = new WriterThread({ file: path.join(dir, 'missing', 'db.sqlite3'), pragmas: [] });
+    const lost = new WriterThread({ file: path.join(dir, 'missing', 'db.sqlite3'), pragmas: [], lockWaitMs: 5000 });
     try {
       const err = await lost.commit([work('insert', 'nowhere')]).then(
         () => undefined,
@@ -112,6 +112,43 @@ describe('SQLite’s writer thread', () => {
     } finally {
       await lost.close();
     }
+  });
+
+  /** Another process's writer, in this test another connection: it holds the file's write lock until released. */
+  const lockHolder = async () => {
+    const db = new sqlite3.Database(file);
+    await exec(db, 'BEGIN IMMEDIATE');
+    return async () => {
+      await exec(db, 'COMMIT');
+      await new Promise((resolve) => db.close(resolve));
+    };
+  };
+
+  it('takes the file’s lock itself: a group sent while another connection holds it commits once it is freed', async () => {
+    await thread.commit([work('insert', 'warm')]);
+    const release = await lockHolder();
+    let settled = false;
+    const committed = thread.commit([work('insert', 'waited')]).finally(() => (settled = true));
+    // Time for the thread to find the lock taken (its busy timeout is 0): only a wait that gave up would settle.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(settled, 'the group settled while the lock was held').to.equal(false);
+    await release();
+    expect(await committed).to.deep.equal([{ ok: true, value: inserted('waited') }]);
+    expect(await labels()).to.deep.equal(['warm', 'waited']);
+  });
+
+  it('fails a group as a busy store (SQLITE_BUSY, a 503) when the lock stays taken past its wait', async () => {
+    const impatient = new WriterThread({ file, pragmas: ['busy_timeout = 0'], lockWaitMs: 50 });
+    const release = await lockHolder();
+    try {
+      const [outcome] = await impatient.commit([work('insert', 'never')]);
+      expect(outcome).to.include({ ok: false });
+      expect(outcome!.ok || outcome!.err).to.include({ code: 'SQLITE_BUSY' });
+    } finally {
+      await release();
+      await impatient.close();
+    }
+    expect(await labels()).to.deep.equal([]);
   });
 
   it('is where a SQLite file’s engine runs a portable transaction', async () => {
