@@ -37,20 +37,20 @@ export interface Runtime {
 export interface RuntimeOptions {
   log?: Logger;
   now?: () => number;
+  /**
+   * Worker pools another runtime shares, which close() leaves open: the tests' runtimes, one per test file, share their
+   * process's (test/support/runtime.ts), since a worker's start costs ~0.5 s of CPU (highlight.js's grammars loaded).
+   */
+  pools?: { highlighter: Highlighter; differ: Differ };
 }
 
 /** Opens nothing yet: connections, workers and Redis start on first use. */
 export function createRuntime(config: Config, options: RuntimeOptions = {}): Runtime {
   const log = options.log ?? createLogger(config.LOG_LEVEL);
-  const highlighter = new Highlighter({ workers: config.HIGHLIGHT_WORKERS, timeoutMs: config.HIGHLIGHT_TIMEOUT_MS });
+  const { highlighter, differ } = options.pools ?? workerPools(config);
   const database = openStore(config, highlighter);
   // The same object, so that what a write notes on the store (a full disk) is what the readiness probe reads.
   const store = Object.assign(database, { snippets: snippetStore(database) });
-  const differ = new Differ({
-    workers: config.DIFF_WORKERS,
-    timeoutMs: config.DIFF_TIMEOUT_MS,
-    maxChangedLines: config.DIFF_MAX_CHANGED_LINES,
-  });
   let redis: RedisConnection | undefined;
   const closers: (() => unknown)[] = [];
   let closed: Promise<void> | undefined;
@@ -76,14 +76,26 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       closed ??= Promise.allSettled([
         ...closers.map(async (c) => c()),
         closeStore(store),
-        highlighter.close(),
-        differ.close(),
+        options.pools ? undefined : highlighter.close(),
+        options.pools ? undefined : differ.close(),
         redis?.close(),
       ]).then(() => undefined);
       return closed;
     },
   };
   return runtime;
+}
+
+/** The highlighting and diff workers' pools of a configuration (each starts its workers on first use). */
+export function workerPools(config: Config): { highlighter: Highlighter; differ: Differ } {
+  return {
+    highlighter: new Highlighter({ workers: config.HIGHLIGHT_WORKERS, timeoutMs: config.HIGHLIGHT_TIMEOUT_MS }),
+    differ: new Differ({
+      workers: config.DIFF_WORKERS,
+      timeoutMs: config.DIFF_TIMEOUT_MS,
+      maxChangedLines: config.DIFF_MAX_CHANGED_LINES,
+    }),
+  };
 }
 
 /** EXPENSIVE_CONCURRENCY's limit, counted where the request throttles count. */

@@ -24,7 +24,7 @@ function decodeCredentials(header: string): { username: string; password: string
 /** Against password guessing: refuses while too many recent checks failed; counts the failures. */
 export type GuessingGuard = Pick<Throttle, 'passwordWait' | 'passwordFailed'>;
 
-export function basicScheme(runtime: Pick<Runtime, 'store' | 'credentials'>, guard?: GuessingGuard): Scheme {
+export function basicScheme(runtime: Pick<Runtime, 'store' | 'credentials' | 'config'>, guard?: GuessingGuard): Scheme {
   return {
     name: 'basic',
     challenge: BASIC_CHALLENGE,

@@ -1,14 +1,19 @@
 // Account operations shared by every authentication scheme and the CLI.
 import { accountByUsername, insertUser, updatePasswordHash, type AuthUser } from '../users/store';
 import type { Store } from '../store/database';
+import type { Config } from '../config';
 import type { CredentialCache } from '../credential-cache';
+import { hashPassword, verifyPassword } from './passwords';
 
-/** What a password check uses: the database and the runtime's cache of pairs verified lately. */
+/**
+ * What a password check uses: the database, the runtime's cache of pairs verified lately, and PASSWORD_ITERATIONS,
+ * the cost of a check that finds no password to compare with.
+ */
 export interface CheckDeps {
   store: Store;
   credentials: CredentialCache;
+  config: Pick<Config, 'PASSWORD_ITERATIONS'>;
 }
-import { hashPassword, UNUSABLE_HASH_FOR_TIMING, verifyPassword } from './passwords';
 
 export type { AuthUser };
 
@@ -42,7 +47,7 @@ export async function checkCredentials(
   const recent = await recentlyVerifiedUser(runtime, username, password);
   if (recent) return recent;
   const account = await accountByUsername(runtime.store, username);
-  const ok = await verifyPassword(password, account?.password ?? UNUSABLE_HASH_FOR_TIMING);
+  const ok = await verifyPassword(password, account?.password ?? null, runtime.config.PASSWORD_ITERATIONS);
   if (!ok || !account) return null;
   runtime.credentials.remember(runtime.credentials.key(username, password), {
     userId: account.id,

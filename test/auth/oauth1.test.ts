@@ -10,7 +10,8 @@ import { select } from '../../src/store/select';
 import { makeUser, resetDatabase } from '../support/db';
 import { api, app, basic } from '../support/http';
 import { cliInProcess } from '../support/cli';
-import { serviceEnv, startService, stopService } from '../support/process';
+import { sameDatabase, serviceInProcess } from '../support/in-process';
+import { serviceEnv } from '../support/process';
 import { testStore } from '../support/runtime';
 
 const CHALLENGE = 'OAuth realm="api"';
@@ -403,7 +404,8 @@ describe('snippets CLI: createconsumer and createoauth1token', function () {
     expect(token.values.oauth_token).to.match(/^[\w-]{27}$/);
     expect(token.values.oauth_token_secret).to.match(/^[\w-]{40}$/);
 
-    const service = await startService(env);
+    // The service on the database the commands wrote, in this process: what it is given is the point, not its process.
+    const service = await serviceInProcess({ ...sameDatabase(env), AUTH_SCHEMES: 'oauth1' });
     try {
       const creds = {
         consumer: { key: 'my-app.key', secret: 'consumer-secret-1' },
@@ -425,7 +427,7 @@ describe('snippets CLI: createconsumer and createoauth1token', function () {
       expect(anonymous.status).to.equal(401);
       expect(anonymous.headers.get('www-authenticate')).to.equal(CHALLENGE);
     } finally {
-      await stopService(service);
+      await service.close();
     }
   });
 

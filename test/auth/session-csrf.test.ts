@@ -258,13 +258,15 @@ describe('session CSRF with the csrftoken cookie', () => {
   });
 
   describe('no session row before a login', () => {
-    it('1,000 anonymous login-page views leave the sessions table as it was, and set no sessionid', async function () {
+    it('100 anonymous login-page views leave the sessions table as it was, and set no sessionid', async function () {
       this.timeout(600_000);
       await login(); // one real session, which must stay the only one
       const before = await sessionCount();
       expect(before).to.equal(1);
       let sessionCookies = 0;
-      await bounded(1000, 20, async () => {
+      // A row or a cookie from any one view fails this: 100 show it as 1,000 did, in a tenth of the time (18 s of the
+      // file's 30 s at a load average of 17, 2026-11-26).
+      await bounded(100, 20, async () => {
         const res = await supertest(app()).get('/api-auth/login/').expect(200);
         if (setCookie(res, 'sessionid')) sessionCookies++;
       });

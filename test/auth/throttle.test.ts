@@ -144,11 +144,11 @@ describe('throttling', () => {
     });
 
     it('the owner, from a new address, still logs in while someone else fails 100 times an hour with the username', async () => {
-      // A third of the guesses name no user, and each costs a whole 260,000-iteration hash, by design: on a busy machine
-      // they hold libuv's threads, where SQLite's reads run too, past a 5 s read deadline (a 503, twice on 2026-11-25
-      // at a load average of 20, and again in a loaded run on 2026-11-26 with DATABASE_TIMEOUT_MS: '120000' here, which
-      // reached no store: an app's overrides share the file's store, built at the suite's deadline). The suite's store
-      // has a deadline for hangs (test/support/config.ts), not a measure of the machine.
+      // A third of the guesses name no user, and each costs a hash at PASSWORD_ITERATIONS, as a real user's does (the
+      // suite's 1,000: support/config.ts). At a fixed 260,000 they held libuv's threads, where SQLite's reads run too,
+      // past a 5 s read deadline on a busy machine (a 503, twice on 2026-11-25 at a load average of 20, and in a loaded
+      // run on 2026-11-26). The suite's store has a deadline for hangs (test/support/config.ts), not a measure of the
+      // machine.
       const defaults = { THROTTLE_LOGIN: '10/hour', TRUST_PROXY: '1' };
       await makeUser('ivan');
       // Ten addresses, each at its pair limit; every way of sending a password counts.

@@ -6,7 +6,7 @@ import path from 'node:path';
 import supertest from 'supertest';
 import { createApp } from '../../server/app';
 import { createUser } from '../../src/auth/users';
-import { createRuntime, type Runtime } from '../../src/runtime';
+import { createRuntime, workerPools, type Runtime } from '../../src/runtime';
 import { migrate } from '../../src/store/migrate';
 import { testConfig } from '../support/config';
 import { basic } from '../support/http';
@@ -67,6 +67,22 @@ describe('createRuntime', () => {
         (e: unknown) => e,
       );
       expect(err).to.be.an('error');
+    });
+
+    it('leaves the worker pools it was given (pools) working, for the runtimes that share them', async () => {
+      const config = testConfig({ DATABASE_URL: `sqlite:${path.join(dir, 'shared.db')}` });
+      const pools = workerPools(config);
+      try {
+        const runtime = createRuntime(config, { pools });
+        expect(runtime.highlighter).to.equal(pools.highlighter);
+        expect(runtime.differ).to.equal(pools.differ);
+        // Submitted before close(): a pool closed under it would answer null.
+        const rendering = runtime.highlighter.highlight('x = 1', 'python');
+        await runtime.close();
+        expect(await rendering).to.include('hljs-');
+      } finally {
+        await Promise.all([pools.highlighter.close(), pools.differ.close()]);
+      }
     });
 
     it('resolves once however often it is called', async () => {

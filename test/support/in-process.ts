@@ -13,6 +13,7 @@ import { createRuntime, type Runtime } from '../../src/runtime';
 import { migrate } from '../../src/store/migrate';
 import { testConfig } from './config';
 import { noting, suiteLogger } from './log';
+import { sharedPools } from './runtime';
 
 export interface InProcessService {
   base: string;
@@ -33,7 +34,9 @@ export async function serviceInProcess(
   overrides: Record<string, string> = {},
   log: Logger = suiteLogger,
 ): Promise<InProcessService> {
-  const runtime = createRuntime(testConfig(overrides), { log });
+  // The process's highlighting and diff workers, unless the overrides set them otherwise (support/runtime.ts).
+  const own = Object.keys(overrides).some((name) => /^(HIGHLIGHT|DIFF)_/.test(name));
+  const runtime = createRuntime(testConfig(overrides), { log, pools: own ? undefined : sharedPools() });
   await migrate(runtime.store);
   const { server, drain } = drainingServer(
     noting(createApp(runtime)),

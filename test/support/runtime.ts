@@ -3,7 +3,7 @@
 // filled it.
 import { createApp } from '../../server/app';
 import { CredentialCache } from '../../src/credential-cache';
-import { createRuntime, expensiveLimit, type Runtime } from '../../src/runtime';
+import { createRuntime, expensiveLimit, workerPools, type Runtime } from '../../src/runtime';
 import { migrate } from '../../src/store/migrate';
 import { testConfig } from './config';
 import { suiteLogger } from './log';
@@ -27,9 +27,20 @@ export function runtimeWith(overrides: Record<string, string> = {}, now: () => n
   return { ...base, config, now, credentials: new CredentialCache(), expensive };
 }
 
+/**
+ * The highlighting and diff workers of this process, shared by its files' runtimes: each file starting its own cost
+ * ~0.5 s of CPU a worker (a thread loading highlight.js's grammars under tsx). Idle workers keep no process alive.
+ */
+let pools: ReturnType<typeof workerPools> | undefined;
+
+/** This process's worker pools, made on first use with the suite's settings. */
+export function sharedPools(): ReturnType<typeof workerPools> {
+  return (pools ??= workerPools(testConfig()));
+}
+
 /** Opens the runtime of the test file about to run, migrated (a root before-all hook: before the file's own hooks). */
 export async function openFileRuntime(): Promise<void> {
-  current = createRuntime(testConfig(), { log: suiteLogger });
+  current = createRuntime(testConfig(), { log: suiteLogger, pools: sharedPools() });
   await migrate(current.store);
 }
 
