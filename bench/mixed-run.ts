@@ -6,7 +6,7 @@ import { cli, startService, stop, waitForHttp, throttledServiceEnv } from './ser
 import { soak } from './soak';
 import { exitWith } from './exit-with';
 
-const PORT = 18703;
+const PORT = Number(process.env.BENCH_PORT ?? 18703);
 const SNIPPETS = 100;
 const SECONDS = Number(process.env.BENCH_DURATION ?? 10);
 const SOAK = Number(process.env.BENCH_SOAK ?? 0);
