@@ -130,20 +130,22 @@ export class SqliteEngine implements Engine {
     this.sequelize.addHook('afterQuery', (_options, query) => {
       if (through.delete(query)) gate.leave();
     });
-    this.pragmas = [
+    // Every connection's PRAGMAs, with the busy timeout it waits for another process's write lock.
+    const pragmas = (busyTimeoutMs: number) => [
       // WAL: readers never block the writer, nor the writer them.
       'journal_mode = WAL',
       // Another process's write lock is waited for this long, then the write fails as busy (a 503, never a 500).
-      `busy_timeout = ${config.SQLITE_BUSY_TIMEOUT_MS ?? 5000}`,
+      `busy_timeout = ${busyTimeoutMs}`,
       `synchronous = ${config.SQLITE_SYNCHRONOUS ?? 'NORMAL'}`,
       'foreign_keys = ON',
     ];
+    this.pragmas = pragmas(config.SQLITE_BUSY_TIMEOUT_MS ?? 5000);
     // On a file the snippet writes run on a thread of their own (writer-thread.ts), which waits for the file's lock
     // itself (take-lock.ts: no busy handler, no write turn); in memory there is one connection.
     this.thread = this.file
       ? new WriterThread({
           file: this.file,
-          pragmas: this.pragmas.map((p) => (p.startsWith('busy_timeout') ? 'busy_timeout = 0' : p)),
+          pragmas: pragmas(0),
           lockWaitMs: config.SQLITE_WRITE_TURN_TIMEOUT_MS ?? 5000,
         })
       : undefined;
