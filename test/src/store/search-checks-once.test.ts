@@ -1,5 +1,6 @@
 // A search page runs its costly checks (a term looked for in each examined row's lowered text) in one statement: the
-// page's ids and sizes are read with the checks, its rows then by those ids (src/store/snippets/reads.ts rowsAfter;
+// page's ids and sizes (and the text of its small rows) are read with the checks, the rows that came without their
+// text then by those ids (src/store/snippets/reads.ts snippetsAfter;
 // docs/search.md, "One check a row"). The answers stay those of the checks, page after page, on both engines.
 import { expect } from 'chai';
 import { snippetPage } from '../../../src/store/snippets/reads';
@@ -57,6 +58,27 @@ describe('a search page checks each row once (both engines)', () => {
     } while (cursor && pages < 10);
     expect(seen).to.deep.equal(expected);
     expect(pages).to.equal(2);
+  });
+
+  it('reads rows too large for the first statement by their ids: still one statement of checks', async () => {
+    // With limit 20 a row comes with the first statement only up to PAGE_BYTES / 21 (about 50 kB): these do not.
+    const large = (i: number) => `# ${i} ${i % 2 ? 'return self' : 'return other'}\n` + 'x'.repeat(99_000);
+    const big: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      await api()
+        .post('/snippets/')
+        .set(as)
+        .send({ code: large(i) })
+        .expect(201);
+      big.push(large(i));
+    }
+    const store = testStore();
+    const selection = await selectionOf(store, { search: 'return self' });
+    const { value, checked } = await counting(selection.scan!.check[0]!, () =>
+      snippetPage(store, 20, undefined, selection),
+    );
+    expect(checked).to.equal(1);
+    expect(value.items.map((s) => s.code)).to.deep.equal([...codes, ...big].filter((c) => c.includes('return self')));
   });
 
   it('answers newest first the same way', async () => {
