@@ -171,15 +171,18 @@ async function snippetsAfter(
   if (!kept) return end ? { items: [], last: end, more: true } : { items: [], more: false };
   const lastKept = sized[kept - 1]!;
   const whole = sized.slice(0, kept);
-  const chosen = selection.scan ? keptIds(whole) : throughKey(where, params, lastKept, selection);
-  const rows = whole.every((r) => Number(r.size) <= share)
-    ? whole
-    : await select<SnippetRow & Key>(
-        store,
-        `SELECT ${SNIPPET_COLUMNS}, s.created ${SNIPPET_FROM(store)}${whereOf(chosen.where)} ${order} LIMIT ?`,
-        [...chosen.params, kept],
-        selection.kind,
-      );
+  let rows: (SnippetRow & Key)[] = whole;
+  if (whole.some((r) => Number(r.size) > share)) {
+    // Some came without their text: a search's rows read again by their ids (its checks not run again), a list's by
+    // its conditions up to the last key kept.
+    const chosen = selection.scan ? keptIds(whole) : throughKey(where, params, lastKept, selection);
+    rows = await select<SnippetRow & Key>(
+      store,
+      `SELECT ${SNIPPET_COLUMNS}, s.created ${SNIPPET_FROM(store)}${whereOf(chosen.where)} ${order} LIMIT ?`,
+      [...chosen.params, kept],
+      selection.kind,
+    );
+  }
   const last = rows[rows.length - 1];
   // A snippet added or deleted between the two statements moves the page's end: the cursor is the last row sent.
   const more = sized.length > kept || (last !== undefined && Number(last.id) !== Number(lastKept.id));
