@@ -76,8 +76,8 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       closed ??= Promise.allSettled([
         ...closers.map(async (c) => c()),
         closeStore(store),
-        options.pools ? undefined : highlighter.close(),
-        options.pools ? undefined : differ.close(),
+        // Pools another runtime gave are that runtime's to close.
+        ...(options.pools ? [] : [highlighter.close(), differ.close()]),
         redis?.close(),
       ]).then(() => undefined);
       return closed;
