@@ -86,11 +86,14 @@ describe('the service under mixed load, every throttle on', function () {
   }
 
   describe('POST /snippets/ while another process holds the SQLite write lock', () => {
-    it('answers 503 with Retry-After and a JSON detail once SQLITE_BUSY_TIMEOUT_MS has passed, then 201 when the lock is gone', async () => {
-      const env = serviceEnv({ ...THROTTLES, SQLITE_BUSY_TIMEOUT_MS: '200' });
+    // The writer thread waits for another connection's lock SQLITE_WRITE_TURN_TIMEOUT_MS at most
+    // (src/store/sqlite/take-lock.ts); the Sequelize connection's writes SQLITE_BUSY_TIMEOUT_MS: both short here.
+    const SHORT = { SQLITE_BUSY_TIMEOUT_MS: '200', SQLITE_WRITE_TURN_TIMEOUT_MS: '200' };
+    it('answers 503 with Retry-After and a JSON detail once the lock wait has passed, then 201 when the lock is gone', async () => {
+      const env = serviceEnv({ ...THROTTLES, ...SHORT });
       await runCli(env, 'createuser', 'alice', '--password', 'alicepass');
       const token = await runCli(env, 'createtoken', 'alice');
-      const service = await start(env, { SQLITE_BUSY_TIMEOUT_MS: '200' });
+      const service = await start(env, SHORT);
       const post = () =>
         fetch(`${service.base}/snippets/`, {
           method: 'POST',
