@@ -130,11 +130,32 @@ describe('long search terms', () => {
     );
   }
 
-  it('asks the index for the distinct trigrams of a term, at most 12 of them', () => {
+  it('asks the index for the likely rarest 4 of the distinct trigrams of a term, rarest first', () => {
     expect(trigramQuery('ret'.repeat(333))).to.equal('"ret" AND "etr" AND "tre"');
-    expect(trigramQuery('Return RET')).to.equal('"Ret" AND "etu" AND "tur" AND "urn" AND "rn " AND "n R" AND " RE"');
+    // `z`, `q` and `k` are rare in code, `_`, `m` and `a` less so (src/store/search.ts FREQUENT).
+    expect(trigramQuery('zq_rare_marker')).to.equal('"zq_" AND "q_r" AND "ark" AND "_ma"');
+    expect(trigramQuery('Return RET')).to.equal('"urn" AND "tur" AND "etu" AND "Ret"');
     expect(trigramQuery('a"b')).to.equal('"a""b"');
-    expect(trigramQuery('abcdefghijklmnopqrstuvwxyz').split(' AND ')).to.have.length(12);
+    expect(trigramQuery('abcdefghijklmnopqrstuvwxyz').split(' AND ')).to.have.length(4);
+  });
+
+  it('finds a term exactly though the index is asked for its rarest trigrams alone', async () => {
+    // The term's 4 rarest trigrams (zq_, q_r, ark, _ma) all in each decoy, and most of its others too, but never the
+    // whole term: only the checks tell them from its matches.
+    const term = 'zq_rare_marker';
+    const decoys = [
+      'zq_r ark _ma rare_ marker',
+      'zq_rare_ma marker',
+      'zq_rare_mARK _marker',
+      'zq_rare_marke zq_rare_ma rker',
+      'zq_re_marker q_rare_marker',
+    ];
+    expect(trigramQuery(term)).to.equal('"zq_" AND "q_r" AND "ark" AND "_ma"');
+    const matches = ['x ZQ_RARE_MARKER y', 'zq_rare_marker', 'a.zq_rare_markers'];
+    await store([...decoys, matches[0]!, ...decoys.map((d) => d.toUpperCase()), matches[1]!, matches[2]!]);
+    expect(await search(term)).to.deep.equal(matches);
+    expect(await search(`"${term}"`)).to.deep.equal(matches);
+    expect(await search('zq_rare_marker x')).to.deep.equal([matches[0]]);
   });
 
   it('finds a long repetitive phrase exactly, ignoring case, and not a shorter run of it', async () => {
@@ -145,7 +166,7 @@ describe('long search terms', () => {
   });
 
   it('checks a long term whole, its GLOB and LIKE characters and other scripts literal, between the pieces asked of the index', async () => {
-    // 80 characters: the index is asked for 0–16, 32–48 and 64–80; the special characters sit between.
+    // 80 characters: the index is asked for 4 of its trigrams (the likely rarest); the special characters are checked whole.
     const term = `${'Жук'.repeat(5)}Ж x*?[a]^%_\\ ${'q'.repeat(4)}${'ЖУК-'.repeat(4)}${'w'.repeat(16)}${'Ω'.repeat(16)}`;
     expect([...term]).to.have.length(80);
     const found = `< ${term.toLowerCase()} >`;

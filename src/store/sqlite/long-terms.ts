@@ -5,9 +5,15 @@
 // trigrams (`retretret…`, 1,000 characters) is then 3 trigrams, not a phrase checked position by position.
 // https://sqlite.org/fts5.html#the_trigram_tokenizer ("full-text queries may not contain any tokens longer than 3
 // unicode characters" with detail=none or column)
+import { rarity } from '../search';
 
-/** The trigrams of a term asked of the index at most: evenly spread over the term's distinct ones. */
-const MAX_TRIGRAMS = 12;
+/**
+ * The trigrams of a term asked of the index at most: its likely rarest (rarity, src/store/search.ts). Each trigram asked
+ * reads its whole list of snippets, and the common ones are the longest: at 400,000 snippets the 12 trigrams of
+ * `zq_rare_marker` took 2.26 ms, its 3 rarest 0.25 ms (docs/search.md, "The rare term at 400,000 snippets on SQLite").
+ * Fewer trigrams find more candidates, never fewer: each is checked for the whole term (termCheck).
+ */
+const MAX_TRIGRAMS = 4;
 
 const chars = (term: string) => [...term];
 
@@ -16,8 +22,9 @@ const ftsString = (trigram: string) => `"${trigram.replaceAll('"', '""')}"`;
 
 /**
  * The FTS5 query that every snippet holding `term` (3 characters or more) matches: the AND of up to MAX_TRIGRAMS of
- * its distinct trigrams (FTS5 folds case in the query as in the index, so `Ret` and `ret` are one). A superset of the
- * term's snippets: each is checked with globOf(term).
+ * its distinct trigrams, the likely rarest (by their lowered characters; among equals the first in the term), rarest
+ * first (FTS5 folds case in the query as in the index, so `Ret` and `ret` are one). A superset of the term's
+ * snippets: each is checked with termCheck(term).
  */
 export function trigramQuery(term: string): string {
   const cs = chars(term);
@@ -27,15 +34,9 @@ export function trigramQuery(term: string): string {
     const folded = trigram.toLowerCase();
     if (!seen.has(folded)) seen.set(folded, trigram);
   }
-  const all = [...seen.values()];
-  const picked =
-    all.length <= MAX_TRIGRAMS
-      ? all
-      : [
-          ...new Set(
-            Array.from({ length: MAX_TRIGRAMS }, (_, i) => Math.round((i * (all.length - 1)) / (MAX_TRIGRAMS - 1))),
-          ),
-        ].map((at) => all[at]!);
+  const rarityOf = (trigram: string) => rarity(Array.from(trigram.toLowerCase(), (ch) => ch.codePointAt(0)!));
+  // A stable sort: trigrams equally rare keep the term's order.
+  const picked = [...seen.values()].sort((a, b) => rarityOf(b) - rarityOf(a)).slice(0, MAX_TRIGRAMS);
   return picked.map(ftsString).join(' AND ');
 }
 
