@@ -3,7 +3,7 @@
 // run the halves side by side, issue 32).
 import { expect } from 'chai';
 import { makeUser, resetDatabase } from '../support/db';
-import { logIn, seriousViolations, useBrowser, watch } from '../support/browser';
+import { axePage, logIn, seriousViolations, useBrowser, watch } from '../support/browser';
 import { api, basic, createSnippet } from '../support/http';
 
 describe('axe-core on the history, API and embed pages in Chromium', function () {
@@ -20,7 +20,7 @@ describe('axe-core on the history, API and embed pages in Chromium', function ()
   });
 
   it('passes on the revisions, a diff, the browsable API view and the API root, with no serious or critical violation', async () => {
-    const page = await h.page();
+    const page = await axePage(h);
     await logIn(page, h.base, 'alice');
     const report: string[] = [];
     for (const path of [
@@ -36,7 +36,7 @@ describe('axe-core on the history, API and embed pages in Chromium', function ()
   });
 
   it('passes on the embed view, which runs no problem of its own', async () => {
-    const page = await h.page();
+    const page = await axePage(h);
     const { problems } = watch(page);
     await page.goto(`${h.base}/snippets/${id}/embed/`);
     expect(await seriousViolations(page, `/snippets/${id}/embed/`)).to.deep.equal([]);

@@ -3,7 +3,7 @@
 // the embed view are test/browser/accessibility-history.test.ts's.
 import { expect } from 'chai';
 import { makeUser, resetDatabase } from '../support/db';
-import { logIn, seriousViolations, useBrowser } from '../support/browser';
+import { axePage, logIn, seriousViolations, useBrowser } from '../support/browser';
 import { createSnippet } from '../support/http';
 
 describe('axe-core on the list, snippet and form pages in Chromium', function () {
@@ -21,7 +21,7 @@ describe('axe-core on the list, snippet and form pages in Chromium', function ()
 
   // The list is analysed once, searched: the page of /snippets/ with its filters filled and both kinds of row.
   it('passes on the list searched, a snippet, the paste and edit forms, with no serious or critical violation', async () => {
-    const page = await h.page();
+    const page = await axePage(h);
     await logIn(page, h.base, 'alice');
     const report: string[] = [];
     for (const path of ['/snippets/?search=axe', `/snippets/${id}/`, '/snippets/new/', `/snippets/${id}/edit/`]) {

@@ -1,11 +1,10 @@
 // Headless Debian Chromium driven by playwright-core, against createApp() listening on an ephemeral port. One Chromium
 // per mocha worker process, kept across the files the worker runs (fileBrowser()), a fresh context (own cookies and
 // storage) per page: launching the browser is the expensive part, a context is cheap.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { csrfFrom } from './pages';
 import { app } from './http';
@@ -185,16 +184,38 @@ export function watch(page: Page): { problems: string[] } {
 }
 
 /**
- * The page's serious and critical axe-core violations, a line each. axe reports only violations (its resultTypes), and
- * runs in @axe-core/playwright's legacy mode: without the blank page the default mode opens to gather frames' results
- * (our pages have no frame; a cross-origin one would be reported by axe's frame-tested rule). 2026-11-26, the paste
- * form at a load average of 25: 9 s an analysis, 23 s in the default mode.
+ * axe-core's engine, the file @axe-core/playwright injects (its own dependency, found from it): given to a context once
+ * (axePage()), so that each document the context opens has `window.axe` from its start.
+ */
+const AXE_SOURCE = readFileSync(
+  createRequire(require.resolve('@axe-core/playwright')).resolve('axe-core/axe.min.js'),
+  'utf8',
+);
+
+/**
+ * A page in a fresh context (h.page(options)) whose every document starts with axe-core loaded, for seriousViolations().
+ * AxeBuilder.analyze() sends axe's 650 kB source to the page twice per analysis (page.evaluate, then its legacy mode's
+ * inject()), which took 0.75–0.9 s of a 1.2–1.4 s analysis of the paste form (2026-11-26, load average 8); an init
+ * script is sent to Chromium once per context and runs as each document opens (Page.addScriptToEvaluateOnNewDocument).
+ */
+export async function axePage(harness: Pick<Harness, 'page'>, options?: BrowserContextOptions): Promise<Page> {
+  const page = await harness.page(options);
+  await page.context().addInitScript({ content: AXE_SOURCE });
+  return page;
+}
+
+/**
+ * The page's serious and critical axe-core violations, a line each: axe.run() on the document, with every rule axe runs
+ * by default, as @axe-core/playwright's legacy mode runs it (its analyzePage), asking for violations only (resultTypes).
+ * Our pages have no frame (a cross-origin one would be reported by axe's frame-tested rule). The page comes from
+ * axePage(); a page without axe is given it here.
  */
 export async function seriousViolations(page: Page, path: string): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page })
-    .options({ resultTypes: ['violations'] })
-    .setLegacyMode()
-    .analyze();
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const { axe } = window as unknown as { axe: typeof import('axe-core') };
+    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
+  });
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${path}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
