@@ -184,13 +184,10 @@ export function watch(page: Page): { problems: string[] } {
 }
 
 /**
- * axe-core's engine, the file @axe-core/playwright injects (its own dependency, found from it): given to a context once
+ * axe-core's engine (axe.min.js, the file @axe-core/playwright injected before axePage()): given to a context once
  * (axePage()), so that each document the context opens has `window.axe` from its start.
  */
-const AXE_SOURCE = readFileSync(
-  createRequire(require.resolve('@axe-core/playwright')).resolve('axe-core/axe.min.js'),
-  'utf8',
-);
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 /**
  * A page in a fresh context (h.page(options)) whose every document starts with axe-core loaded, for seriousViolations().
@@ -206,7 +203,7 @@ export async function axePage(harness: Pick<Harness, 'page'>, options?: BrowserC
 
 /**
  * The page's serious and critical axe-core violations, a line each: axe.run() on the document, with every rule axe runs
- * by default, as @axe-core/playwright's legacy mode runs it (its analyzePage), asking for violations only (resultTypes).
+ * by default, as @axe-core/playwright's legacy mode ran it (its analyzePage), asking for violations only (resultTypes).
  * Our pages have no frame (a cross-origin one would be reported by axe's frame-tested rule). The page comes from
  * axePage(); a page without axe is given it here.
  */
