@@ -101,5 +101,12 @@ describe('highlighting deadline', function () {
       expect(page.text.trimEnd()).to.match(/<\/html>$/);
       expect(page.text).to.include('<table class="highlighttable">');
     }
+    // The slowest Java was stored past the deadline, plain: a grammar that ran to its end (on the event loop, where no
+    // deadline can stop it, the GET above then waiting for it in line) would have made its keyword a span.
+    const slowest = await api()
+      .get(`/snippets/${results.at(-1)!.id}/highlight/`)
+      .expect(200);
+    expect(slowest.text).to.include(`int ${'a'.repeat(50)}`);
+    expect(slowest.text).not.to.include('<span class="hljs-');
   });
 });
