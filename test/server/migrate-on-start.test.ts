@@ -1,9 +1,17 @@
 // MIGRATE_ON_START=false: a starting service applies no migration and refuses a schema that is behind.
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { MAIN, runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
+import {
+  describeOnSqlitePass,
+  MAIN,
+  runCli,
+  serviceEnv,
+  startService,
+  stopService,
+  type ServiceProcess,
+} from '../support/process';
 
-describe('the service with MIGRATE_ON_START=false', () => {
+describeOnSqlitePass('the service with MIGRATE_ON_START=false', () => {
   let service: ServiceProcess | undefined;
   afterEach(async () => {
     if (service) await stopService(service);

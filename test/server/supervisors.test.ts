@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
-import { serviceEnv } from '../support/process';
+import { describeOnSqlitePass, serviceEnv } from '../support/process';
 import { freePort, refusedOn, within } from '../support/raw-http';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -22,7 +22,7 @@ async function ready(base: string): Promise<void> {
   }
 }
 
-describe('SIGTERM to npm', function () {
+describeOnSqlitePass('SIGTERM to npm', function () {
   this.timeout(600_000);
   before(function () {
     if (!existsSync(path.join(ROOT, 'dist/server/main.js'))) throw new Error('dist/ is missing: npm run build');

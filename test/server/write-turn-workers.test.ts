@@ -5,13 +5,13 @@
 // answered 2xx.
 import { expect } from 'chai';
 import { ALICE, freshRequest, startTwoWorkers } from '../support/cluster';
-import { serviceEnv, stopService, type ServiceProcess } from '../support/process';
+import { describeOnSqlitePass, serviceEnv, stopService, type ServiceProcess } from '../support/process';
 
 /** A request of alice's, on a connection of its own (the primary hands the requests to its workers in turn). */
 const request = (base: string, method: string, path: string, body?: string) =>
   freshRequest(base, method, path, { Authorization: ALICE }, body);
 
-describe('writes of two processes on one SQLite file (the write turn)', function () {
+describeOnSqlitePass('writes of two processes on one SQLite file (the write turn)', function () {
   this.timeout(300_000);
   let service: ServiceProcess | undefined;
   after(async () => {

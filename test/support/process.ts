@@ -22,6 +22,17 @@ export interface ServiceProcess {
   marks: () => string;
 }
 
+/** CI's second pass (.ci/run): the suite run again with DATABASE_URL naming MySQL/MariaDB. */
+export const mysqlPass = process.env.DATABASE_URL?.startsWith('mysql') === true;
+
+/**
+ * `describe` for a file whose services run on serviceEnv()'s SQLite file whatever the pass, and for which the pass's
+ * Redis changes nothing: run in the SQLite pass, pending in the MariaDB pass, which would only repeat it.
+ */
+export const describeOnSqlitePass: Mocha.SuiteFunction | Mocha.PendingSuiteFunction = mysqlPass
+  ? describe.skip
+  : describe;
+
 export function serviceEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const dir = mkdtempSync(path.join(tmpdir(), 'snippets-proc-'));
   return {
