@@ -135,12 +135,16 @@ async function onTopOfSameFields(tx: Tx, a: SaveArgs, indexer?: Indexer): Promis
   const same = SAVED_NAMES.filter(
     (f) => a.fields[f] === undefined || (entry === undefined && (f === 'title' || f === 'code')),
   );
-  const where = ['id = ?', ...same.map((f) => `${columnName(f)} = ?`)].join(' AND ');
+  // The lengths too: MariaDB's utf8mb4_bin pads with spaces (`'a' = 'a '` holds), and a change of trailing spaces is
+  // a change (https://mariadb.com/kb/en/character-set-and-collation-overview/#pad-attribute).
+  const where = ['id = ?', ...same.map((f) => `${columnName(f)} = ? AND LENGTH(${columnName(f)}) = LENGTH(?)`)].join(
+    ' AND ',
+  );
   const revision = await tx.increment('snippets', ASSIGNMENTS, 'revision', where, [
     ...SAVED_NAMES.map((f) => next[f]),
     html,
     from.id,
-    ...same.map((f) => from[f]),
+    ...same.flatMap((f) => [from[f], from[f]]),
   ]);
   if (revision === undefined) return undefined;
   if (entry !== undefined) await indexer?.indexSnippet?.(tx, from.id, entry);

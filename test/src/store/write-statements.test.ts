@@ -116,6 +116,19 @@ describe('the statements of a snippet write (both engines)', () => {
     expect(html).to.include('<table class="highlighttable">').and.to.include('>2<');
   });
 
+  it('a left-out title changed only by a trailing space is a change: the save is made again on top of it', async () => {
+    const { id } = (await api().post('/snippets/').set(as).send({ title: 'abc', code: 'x' }).expect(201)).body as {
+      id: number;
+    };
+    const store = testStore();
+    const read = (await snippetForWrite(store, id))!;
+    await updateSnippet(store, read, { title: 'abc ' });
+    const statements = await statementsOf(() => updateSnippet(store, read, { code: 'y' }));
+    expect(statements.slice(0, 2)).to.deep.equal(['UPDATE snippets', 'SELECT snippets']);
+    const body = (await api().get(`/snippets/${id}/`).expect(200)).body as { title: string; code: string };
+    expect([body.title, body.code]).to.deep.equal(['abc ', 'y']);
+  });
+
   it('a create of ASCII text asks the server for no lowering of its search words; other text, one statement', async function () {
     const engine = testStore().engine;
     if (!engine.searchEntry) this.skip(); // SQLite's FTS5 keeps its own index
