@@ -4,7 +4,8 @@
 // something else slows both alike; WEB_CONCURRENCY passes through. Prints each build's median req/s, the ratio, the
 // median p99, and the service's CPU per request (its processes' /proc utime + stime over the requests answered: on a
 // busy machine the rates and p99s are the run queue's, the CPU per request is still the build's). With BENCH_DATABASE_URL (mysql://, a database whose tables may be dropped: its name says bench or
-// test, or BENCH_EMPTY_DATABASE=yes), on it instead: one build after the other, its tables dropped before each.
+// test, or BENCH_EMPTY_DATABASE=yes), on it instead: one build after the other, its tables dropped before each; with
+// BENCH_OTHER_DATABASE_URL too (another such database, for the other build), both at once, taken in turns.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -102,6 +103,9 @@ async function main(): Promise<void> {
   if (!other) throw new Error('usage: npm run bench:compare -- DIR (another checkout, built with npm run build)');
   const mysqlUrl = process.env.BENCH_DATABASE_URL;
   if (mysqlUrl && !mysqlUrl.startsWith('mysql://')) throw new Error('BENCH_DATABASE_URL must be a mysql:// URL');
+  const otherUrl = process.env.BENCH_OTHER_DATABASE_URL;
+  if (otherUrl && (!mysqlUrl || !otherUrl.startsWith('mysql://') || otherUrl === mysqlUrl))
+    throw new Error('BENCH_OTHER_DATABASE_URL must be a mysql:// URL beside BENCH_DATABASE_URL, another database');
   const dir = mkdtempSync(path.join(tmpdir(), 'snippets-compare-'));
   const builds: Build[] = [
     { name: 'other', root: path.resolve(other), port: PORT, env: {} },
@@ -141,7 +145,16 @@ async function main(): Promise<void> {
   };
   const count = scenarios(builds[0]!).length;
   try {
-    if (mysqlUrl) {
+    if (mysqlUrl && otherUrl) {
+      // A database each: both builds up at once, taken in turns as on SQLite.
+      await emptyDatabase(otherUrl);
+      await start(builds[0]!, otherUrl);
+      await emptyDatabase(mysqlUrl);
+      await start(builds[1]!, mysqlUrl);
+      for (let round = 0; round < ROUNDS; round++)
+        for (let s = 0; s < count; s++)
+          for (const build of round % 2 ? [...builds].reverse() : builds) await measure(build, s, round);
+    } else if (mysqlUrl) {
       // One database: the builds one after the other, each on it emptied.
       for (const build of builds) {
         await emptyDatabase(mysqlUrl);
@@ -185,7 +198,11 @@ async function main(): Promise<void> {
       ]);
     }
     const processes = Number(process.env.WEB_CONCURRENCY || 1);
-    const engine = mysqlUrl ? 'MariaDB/MySQL, one build after the other' : 'SQLite, taken in turns';
+    const engine = mysqlUrl
+      ? otherUrl
+        ? 'MariaDB/MySQL, a database each, taken in turns'
+        : 'MariaDB/MySQL, one build after the other'
+      : 'SQLite, taken in turns';
     console.log(
       `\nthis: ${ROOT}\nother: ${path.resolve(other)}\n${CONNECTIONS} connections, ${DURATION} s each, ${ROUNDS} rounds, ${engine}, ` +
         `throttling on (THROTTLE_ANON/THROTTLE_USER 1000000/second), ${processes} process${processes > 1 ? 'es' : ''} each, node ${process.version}, ` +

@@ -16,6 +16,18 @@ export interface Tx {
   change(sql: string, params: readonly unknown[]): Promise<number>;
   /** A SELECT of rows the transaction is about to change, locked until it ends (MySQL's FOR UPDATE; on SQLite the write lock covers it). */
   selectForUpdate<T extends object>(sql: string, params: readonly unknown[]): Promise<T[]>;
+  /**
+   * `UPDATE table SET assignments, counter = counter + 1 WHERE where` of one row: the row's new `counter`, read from
+   * the UPDATE's own answer, with no statement more (MySQL/MariaDB: LAST_INSERT_ID(expr), which the OK packet
+   * carries; SQLite: RETURNING), or undefined when no row matched.
+   */
+  increment(
+    table: string,
+    assignments: string,
+    counter: string,
+    where: string,
+    params: readonly unknown[],
+  ): Promise<number | undefined>;
 }
 
 /**

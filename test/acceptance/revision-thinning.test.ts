@@ -3,6 +3,7 @@
 // timed by the app's clock, moved a day at a time. Run on both engines.
 import { expect } from 'chai';
 import { loadConfig } from '../../src/config';
+import { select } from '../../src/store/select';
 import { makeUser, resetDatabase } from '../support/db';
 import { api, apiAt, basic } from '../support/http';
 import { testStore } from '../support/runtime';
@@ -82,6 +83,43 @@ describe('revision thinning', () => {
     const diff = (await api().get(`/snippets/${id}/revisions/7/diff/`).expect(200)).text;
     expect(diff).to.match(/\n--- snippet-\d+\trevision 5,.*\n\+\+\+ snippet-\d+\trevision 7,/);
     expect(diff).to.include('-v5').and.to.include('+v7');
+  });
+
+  /** The owner's counted bytes and the bytes its kept revisions hold: the thinning must keep them equal. */
+  async function bytes(): Promise<[number, number]> {
+    const [row] = await select<{ counted: number; held: number | null }>(
+      testStore(),
+      `SELECT u.stored_bytes AS counted, (SELECT SUM(r.bytes) FROM snippet_revisions r JOIN snippets s ON s.id = r.snippet_id
+         WHERE s.owner_id = u.id) AS held FROM users u WHERE u.username = ?`,
+      ['alice'],
+    );
+    return [Number(row!.counted), Number(row!.held ?? 0)];
+  }
+
+  it("counts the bytes each thinning frees: the owner's count stays the bytes of the revisions kept", async () => {
+    const id = await day(undefined, 5, 1);
+    await day(id, 3, 6);
+    await day(id, 4, 9);
+    await day(id, 3, 13);
+    expect(await numbers(id)).to.deep.equal([15, 14, 13, 12, 8]);
+    const [counted, held] = await bytes();
+    expect(counted).to.equal(held).and.to.equal(14); // the codes v8, v12, v13, v14, v15
+  });
+
+  it('cuts a history longer than the policy holds at once, beyond the keys a save reads (kept under KEEP=0)', async () => {
+    testStore().revisionsKeep = 0;
+    let id: number;
+    try {
+      id = await day(undefined, 9, 1); // 1-9 on one day, every one kept
+    } finally {
+      testStore().revisionsKeep = 3;
+    }
+    // The next day, 10 pushes 7 out of the newest three: 7 goes (8 is its day's later one), and of the older ones the
+    // two newest stay, 6 and 5; 4 to 1 go, past the keys a steady history holds there.
+    await day(id, 1, 10);
+    expect(await numbers(id)).to.deep.equal([10, 9, 8, 6, 5]);
+    const [counted, held] = await bytes();
+    expect(counted).to.equal(held);
   });
 
   it('SNIPPET_REVISIONS_KEEP=0 keeps every revision', async () => {

@@ -45,6 +45,10 @@ export interface Lane {
   timeoutMs: number;
 }
 
+/** Text the server lowers as JavaScript does: ASCII, whose only letters to lower are A-Z (no statement for it). */
+// eslint-disable-next-line no-control-regex
+const isAscii = (text: string) => /^[\x00-\x7f]*$/.test(text);
+
 /** A MySQL/MariaDB server's key among the killers: its host and port. */
 function address(c: Pick<ConnectionOptions, 'host' | 'port'>): string {
   return `${c.host ?? 'localhost'}:${Number(c.port ?? 3306)}`;
@@ -234,10 +238,8 @@ export class MysqlEngine implements Engine {
       check.push('(INSTR(LOWER(s.title), LOWER(?)) > 0 OR INSTR(LOWER(s.code), LOWER(?)) > 0)');
       checkParams.push(term, term);
     }
-    // ASCII is lowered here as the server lowers it (utf8mb4_bin: A-Z alone): no statement for it.
     const lower = async (text: string) =>
-      // eslint-disable-next-line no-control-regex
-      /^[\x00-\x7f]*$/.test(text)
+      isAscii(text)
         ? text.toLowerCase()
         : (await this.select<{ lowered: string }>('SELECT LOWER(?) AS lowered', [text], 'search'))[0]!.lowered;
     const index = await searchIndexCondition(this.sequelize, lower, terms.long, (sql, params) =>
@@ -248,10 +250,14 @@ export class MysqlEngine implements Engine {
 
   /**
    * The words of a title and code as the server lowers them (as the search's match lowers the stored text), read on
-   * the read pool before the save's transaction: the transaction then adds one statement, not two.
+   * the read pool before the save's transaction: the transaction then adds one statement, not two. ASCII text is
+   * lowered here, with no statement.
    */
   async searchEntry(title: string, code: string): Promise<string> {
-    const [lowered] = await this.select<{ title: string; code: string }>(LOWERED, [title, code], 'read');
+    const [lowered] =
+      isAscii(title) && isAscii(code)
+        ? [{ title: title.toLowerCase(), code: code.toLowerCase() }]
+        : await this.select<{ title: string; code: string }>(LOWERED, [title, code], 'read');
     return wordsOf(lowered!.title, lowered!.code, await widthOf(this.sequelize));
   }
 

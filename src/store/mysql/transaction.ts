@@ -29,6 +29,13 @@ function mysqlTx(connection: MysqlConnection): Tx {
     change: async (sql, params) => (await mysqlRun<ResultSetHeader>(connection, sql, params)).affectedRows,
     selectForUpdate: <T extends object>(sql: string, params: readonly unknown[]) =>
       mysqlRun<T[]>(connection, `${sql} FOR UPDATE`, params),
+    // https://mariadb.com/kb/en/last_insert_id/ : "If expr is given [...] the value of expr is returned by the
+    // function and is remembered as the next value to be returned by LAST_INSERT_ID()"; the OK packet carries it.
+    increment: async (table, assignments, counter, where, params) => {
+      const sql = `UPDATE ${table} SET ${assignments}, ${counter} = LAST_INSERT_ID(${counter} + 1) WHERE ${where}`;
+      const result = await mysqlRun<ResultSetHeader>(connection, sql, params);
+      return result.affectedRows ? Number(result.insertId) : undefined;
+    },
   };
 }
 

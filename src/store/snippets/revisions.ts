@@ -100,8 +100,10 @@ const INSERT_REVISION = `INSERT INTO snippet_revisions (snippet_id, n, saved, ${
  * Stores revision `n` of a snippet in the save's transaction and thins the older ones by the policy of docs/api.md
  * "History": the newest SNIPPET_REVISIONS_KEEP stay; of the older ones, the last of each UTC day, SNIPPET_REVISIONS_DAILY
  * of them at most. Each save judges only the revision that has just left the newest ones (kept when the next one was
- * saved on a later day), and reads at most SNIPPET_REVISIONS_DAILY + 1 keys, so a save's cost does not grow with the
- * history. Resolves to the bytes the snippet's revisions grew by (negative when the thinning freed more).
+ * saved on a later day), and reads at most SNIPPET_REVISIONS_DAILY + 3 keys, so a save's cost does not grow with the
+ * history: after the INSERT, one SELECT of those keys and, when some go, one DELETE (each statement of a transaction is
+ * a round trip on MySQL/MariaDB, made while the snippet's row is locked). Resolves to the bytes the snippet's revisions
+ * grew by (negative when the thinning freed more).
  */
 export async function insertRevision(
   store: RevisionPolicy,
@@ -116,40 +118,55 @@ export async function insertRevision(
   const { revisionsKeep: keep, revisionsDaily: daily } = store;
   if (keep === 0 || n <= keep) return bytes;
   const left = n - keep;
-  let freed = 0;
   if (daily === 0) return bytes - (await dropUpTo(tx, snippetId, left));
-  // `left` and the one after it (kept: it is among the newest): the same day means `left` is not its day's last.
-  // With `left`'s bytes, which it frees if it goes.
-  const pair = await tx.selectForUpdate<{ n: number; saved: string | Date; bytes: number }>(
-    'SELECT n, saved, bytes FROM snippet_revisions WHERE snippet_id = ? AND n IN (?, ?)',
-    [snippetId, left, left + 1],
+  // `left`, the one after it (kept: it is among the newest) and the daily ones below: a history thinned by every save
+  // holds at most SNIPPET_REVISIONS_DAILY + 2 rows there, so a full window means more may lie past it (a history made
+  // before this policy, or under a larger SNIPPET_REVISIONS_DAILY).
+  const window = daily + 3;
+  const rows = await tx.selectForUpdate<{ n: number; saved: string | Date; bytes: number }>(
+    `SELECT n, saved, bytes FROM snippet_revisions WHERE snippet_id = ? AND n <= ? ORDER BY n DESC LIMIT ${window}`,
+    [snippetId, left + 1],
   );
-  const row = (m: number) => pair.find((r) => Number(r.n) === m);
+  const row = (m: number) => rows.find((r) => Number(r.n) === m);
   const day = (m: number) => {
-    const saved = row(m)?.saved;
-    return saved && isoOf(saved).slice(0, 10);
+    const at = row(m)?.saved;
+    return at && isoOf(at).slice(0, 10);
   };
-  if (day(left) !== undefined && day(left) === day(left + 1)) {
-    await tx.change('DELETE FROM snippet_revisions WHERE snippet_id = ? AND n = ?', [snippetId, left]);
-    freed += Number(row(left)!.bytes);
-  }
-  // Past the maximum: the oldest daily revisions go (a history made before this policy is cut here at once).
-  const [oldestKept] = await tx.selectForUpdate<{ n: number }>(
-    `SELECT n FROM snippet_revisions WHERE snippet_id = ? AND n <= ? ORDER BY n DESC LIMIT 1 OFFSET ${daily}`,
-    [snippetId, left],
-  );
-  if (oldestKept) freed += await dropUpTo(tx, snippetId, Number(oldestKept.n));
+  // The same day as the next one means `left` is not its day's last: it goes.
+  const dropLeft = day(left) !== undefined && day(left) === day(left + 1);
+  // Past the maximum: the oldest daily revisions go, every one at or below the first past it.
+  const older = rows.filter((r) => Number(r.n) <= left && !(dropLeft && Number(r.n) === left));
+  const cut = older.length > daily ? Number(older[daily]!.n) : 0;
+  if (!dropLeft && !cut) return bytes;
+  let freed = dropLeft ? Number(row(left)!.bytes) : 0;
+  if (cut)
+    freed +=
+      rows.length < window
+        ? older.slice(daily).reduce((sum, r) => sum + Number(r.bytes), 0)
+        : await bytesUpTo(tx, snippetId, cut);
+  // n = 0 and n <= 0 match no revision (they are numbered from 1): one statement text for every case.
+  await tx.change('DELETE FROM snippet_revisions WHERE snippet_id = ? AND (n = ? OR n <= ?)', [
+    snippetId,
+    dropLeft ? left : 0,
+    cut,
+  ]);
   return bytes - freed;
 }
 
-/** Deletes every revision numbered `n` or lower; the bytes they held. */
-async function dropUpTo(tx: Tx, snippetId: number, n: number): Promise<number> {
+/** The bytes of every revision numbered `n` or lower, locked. */
+async function bytesUpTo(tx: Tx, snippetId: number, n: number): Promise<number> {
   const [row] = await tx.selectForUpdate<{ bytes: number | null }>(
     'SELECT SUM(bytes) AS bytes FROM snippet_revisions WHERE snippet_id = ? AND n <= ?',
     [snippetId, n],
   );
-  await tx.change('DELETE FROM snippet_revisions WHERE snippet_id = ? AND n <= ?', [snippetId, n]);
   return Number(row?.bytes ?? 0);
+}
+
+/** Deletes every revision numbered `n` or lower; the bytes they held. */
+async function dropUpTo(tx: Tx, snippetId: number, n: number): Promise<number> {
+  const bytes = await bytesUpTo(tx, snippetId, n);
+  await tx.change('DELETE FROM snippet_revisions WHERE snippet_id = ? AND n <= ?', [snippetId, n]);
+  return bytes;
 }
 
 /** The bytes every revision of a snippet holds (at most SNIPPET_REVISIONS_KEEP + SNIPPET_REVISIONS_DAILY rows). */

@@ -9,6 +9,7 @@ import { ifMatchAllows } from '../../snippets/preconditions';
 import type { SnippetFields } from '../../snippets/schema';
 import { insertRevision, snippetBytes } from './revisions';
 import { charge } from './usage';
+import { columnName } from '../../models/columns';
 import { placeholders, SAVED_COLUMNS, SAVED_NAMES, STORED_COLUMNS, withBooleans, type RawRow } from './columns';
 
 /** This module, as the writer thread loads it. */
@@ -37,7 +38,9 @@ export const FOR_WRITE = `SELECT ${STORED_COLUMNS}, owner_id AS ownerId, revisio
 
 const INSERT_SQL = `INSERT INTO snippets (created, ${SAVED_COLUMNS.join(', ')}, highlighted, owner_id, revision) VALUES (${placeholders(SAVED_NAMES.length + 3)}, 1)`;
 
-const UPDATE_SQL = `UPDATE snippets SET ${SAVED_COLUMNS.map((c) => `${c} = ?`).join(', ')}, highlighted = ?, revision = ? WHERE id = ? AND revision = ?`;
+const ASSIGNMENTS = `${SAVED_COLUMNS.map((c) => `${c} = ?`).join(', ')}, highlighted = ?`;
+
+const UPDATE_SQL = `UPDATE snippets SET ${ASSIGNMENTS}, revision = ? WHERE id = ? AND revision = ?`;
 
 export const savedFieldsOf = (s: SavedFields): SavedFields =>
   Object.fromEntries(SAVED_NAMES.map((f) => [f, s[f]])) as SavedFields;
@@ -88,9 +91,10 @@ export interface SaveArgs {
 export type SaveOutcome = { saved: StoredSnippet } | { refused: WriteRefused } | { stale: StoredSnippet };
 
 /**
- * One try of an update (writes.ts updateSnippet): the UPDATE names the revision the save started from, so it is also
- * the If-Match check; when another save came first, the row is read again, locked, If-Match judged on it, and the save
- * goes on top of it unless a field left out changed meanwhile (`stale`: rendered again by the caller).
+ * One try of an update (writes.ts updateSnippet): with If-Match, the UPDATE names the revision the save started from,
+ * so it is also the If-Match check; without, it names the fields the rendering went by (onTopOfSameFields). When that
+ * UPDATE changes nothing, the row is read again, locked, If-Match judged on it, and the save goes on top of it unless a
+ * field left out changed meanwhile (`stale`: rendered again by the caller).
  */
 async function save(tx: Tx, a: SaveArgs, indexer?: Indexer): Promise<SaveOutcome> {
   const { next, html, entry } = a;
@@ -106,13 +110,46 @@ async function save(tx: Tx, a: SaveArgs, indexer?: Indexer): Promise<SaveOutcome
     await charge(a.limits, tx, from.ownerId, await insertRevision(a.limits, tx, from.id, revision, a.now, next));
     return true;
   };
-  if (await onTop(a.from)) return { saved: { ...a.from, ...next, revision: a.from.revision + 1 } };
+  if (a.ifMatch === undefined) {
+    const saved = await onTopOfSameFields(tx, a, indexer);
+    if (saved) return { saved };
+  } else if (await onTop(a.from)) return { saved: { ...a.from, ...next, revision: a.from.revision + 1 } };
   const current = await lockedRow(tx, a.from.id);
   if (!current) return { refused: a.ifMatch === undefined ? 'gone' : 'precondition' };
   if (!ifMatchAllows(a.ifMatch, current.revision)) return { refused: 'precondition' };
   if (JSON.stringify({ ...savedFieldsOf(current), ...a.fields }) !== a.key || !(await onTop(current)))
     return { stale: current };
   return { saved: { ...current, ...next, revision: current.revision + 1 } };
+}
+
+/**
+ * A save without If-Match, in one UPDATE that needs no revision read before it: it goes on top of whatever revision
+ * the row is at, as long as the fields it leaves out (and the title and code, when the search index's entry was not
+ * worked out for a new text) are still those it was rendered from. Under a crowd of saves to one snippet the first
+ * UPDATE then goes through, where one naming the revision read before the transaction would find it changed and
+ * lock, read and update again, three round trips on MySQL/MariaDB while the row is locked. Undefined when the row is
+ * gone or such a field changed (save() then reads it, locked).
+ */
+async function onTopOfSameFields(tx: Tx, a: SaveArgs, indexer?: Indexer): Promise<StoredSnippet | undefined> {
+  const { from, next, html, entry } = a;
+  const same = SAVED_NAMES.filter(
+    (f) => a.fields[f] === undefined || (entry === undefined && (f === 'title' || f === 'code')),
+  );
+  // The lengths too: MariaDB's utf8mb4_bin pads with spaces (`'a' = 'a '` holds), and a change of trailing spaces is
+  // a change (https://mariadb.com/kb/en/character-set-and-collation-overview/#pad-attribute).
+  const where = ['id = ?', ...same.map((f) => `${columnName(f)} = ? AND LENGTH(${columnName(f)}) = LENGTH(?)`)].join(
+    ' AND ',
+  );
+  const revision = await tx.increment('snippets', ASSIGNMENTS, 'revision', where, [
+    ...SAVED_NAMES.map((f) => next[f]),
+    html,
+    from.id,
+    ...same.flatMap((f) => [from[f], from[f]]),
+  ]);
+  if (revision === undefined) return undefined;
+  if (entry !== undefined) await indexer?.indexSnippet?.(tx, from.id, entry);
+  await charge(a.limits, tx, from.ownerId, await insertRevision(a.limits, tx, from.id, revision, a.now, next));
+  return { ...from, ...next, revision };
 }
 
 export interface RemoveArgs {

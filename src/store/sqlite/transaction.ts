@@ -26,14 +26,21 @@ export function sqliteTx(db: sqlite3.Database): Tx {
       }),
     );
   };
+  async function all<T extends object>(sql: string, params: readonly unknown[]): Promise<T[]> {
+    const stmt = await writerStatements.get(db, sql);
+    return new Promise<T[]>((resolve, reject) =>
+      stmt.all(bound(params), (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows))),
+    );
+  }
   return {
     insert: async (sql, params) => (await run(sql, params)).lastID,
     change: async (sql, params) => (await run(sql, params)).changes,
-    async selectForUpdate<T extends object>(sql: string, params: readonly unknown[]) {
-      const stmt = await writerStatements.get(db, sql);
-      return new Promise<T[]>((resolve, reject) =>
-        stmt.all(bound(params), (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows))),
-      );
+    selectForUpdate: all,
+    // https://sqlite.org/lang_returning.html (SQLite 3.35 and later)
+    async increment(table, assignments, counter, where, params) {
+      const sql = `UPDATE ${table} SET ${assignments}, ${counter} = ${counter} + 1 WHERE ${where} RETURNING ${counter}`;
+      const [row] = await all<Record<string, number>>(sql, params);
+      return row ? Number(row[counter]) : undefined;
     },
   };
 }
