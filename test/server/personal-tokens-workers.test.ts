@@ -3,7 +3,8 @@
 import http from 'node:http';
 import { expect } from 'chai';
 import { testRedis } from '../support/db';
-import { runCli, serviceEnv, startService, stopService, type ServiceProcess } from '../support/process';
+import { startTwoWorkers } from '../support/cluster';
+import { runCli, serviceEnv, stopService, type ServiceProcess } from '../support/process';
 
 /** A request on a new connection, so the primary hands successive requests to the workers in turn. */
 function fresh(base: string, method: string, path: string, authorization: string): Promise<{ status: number }> {
@@ -19,24 +20,6 @@ function fresh(base: string, method: string, path: string, authorization: string
   });
 }
 
-/** Which worker answers each of `n` fresh /healthz requests. */
-async function workersSeen(base: string, n: number): Promise<Set<number>> {
-  const seen = new Set<number>();
-  for (let i = 0; i < n; i++) {
-    const body = await new Promise<string>((resolve, reject) => {
-      http
-        .get(`${base}/healthz`, { agent: false }, (res) => {
-          let text = '';
-          res.on('data', (c: Buffer) => (text += c.toString()));
-          res.on('end', () => resolve(text));
-        })
-        .on('error', reject);
-    });
-    seen.add((JSON.parse(body) as { worker: number }).worker);
-  }
-  return seen;
-}
-
 describe('a personal access token on a WEB_CONCURRENCY=2 service', function () {
   this.timeout(600_000);
   let service: ServiceProcess | undefined;
@@ -50,14 +33,11 @@ describe('a personal access token on a WEB_CONCURRENCY=2 service', function () {
 
   it('is accepted by both workers, and once revoked through one, refused by both at once', async () => {
     const env = serviceEnv({ WEB_CONCURRENCY: '2' });
-    await runCli(env, 'createuser', 'alice', '--password', 'alicepass');
-    const key = await runCli(env, 'createtoken', 'alice', '--name', 'ci', '--scope', 'read');
-    service = await startService(env);
+    // Once both workers listen and each has answered (support/cluster.ts; a count of tries alone, here before, ran out
+    // on a quiet machine while the second worker started, 2026-11-26).
+    service = await startTwoWorkers(env);
     const base = service.base;
-    // Both workers answer (the second may still be starting when the first is ready).
-    const seen = new Set<number>();
-    for (let i = 0; i < 300 && seen.size < 2; i++) for (const w of await workersSeen(base, 1)) seen.add(w);
-    expect(seen.size).to.equal(2);
+    const key = await runCli(env, 'createtoken', 'alice', '--name', 'ci', '--scope', 'read');
     const token = `Token ${key}`;
     const before = await Promise.all([0, 1, 2, 3].map(() => fresh(base, 'GET', '/snippets/', token)));
     expect(before.map((r) => r.status)).to.deep.equal([200, 200, 200, 200]);
