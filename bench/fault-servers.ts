@@ -65,9 +65,18 @@ export async function ownMariadb(): Promise<Dependency & { url: string }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'snippets-faults-mariadb-'));
   const port = await freePort();
   const user = isRoot() ? ['--user=root'] : [];
+  // Temporary files in a folder of its own, as test/support/servers.ts's (two installs at once in /tmp failed one).
+  mkdirSync(`${dir}/tmp`);
   const install = spawnSync(
     'mariadb-install-db',
-    ['--no-defaults', ...user, `--datadir=${dir}/data`, '--skip-test-db', '--auth-root-authentication-method=normal'],
+    [
+      '--no-defaults',
+      ...user,
+      `--datadir=${dir}/data`,
+      `--tmpdir=${dir}/tmp`,
+      '--skip-test-db',
+      '--auth-root-authentication-method=normal',
+    ],
     { encoding: 'utf8' },
   );
   if (install.status !== 0) throw new Error(`mariadb-install-db: ${install.stderr || install.error?.message}`);
@@ -81,6 +90,7 @@ export async function ownMariadb(): Promise<Dependency & { url: string }> {
           '--no-defaults',
           ...user,
           `--datadir=${dir}/data`,
+          `--tmpdir=${dir}/tmp`,
           '--bind-address=127.0.0.1',
           `--port=${port}`,
           `--socket=${dir}/sock`,

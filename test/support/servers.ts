@@ -1,7 +1,7 @@
 // A Redis or MariaDB server of a test's own (a free port, a temporary directory), to stop, hang and resume without
 // touching the shared ones. Absent binaries make the test skip, with the reason.
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -129,17 +129,29 @@ export async function startMariadb(): Promise<OwnServer> {
   const port = await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), 'snippets-mariadb-'));
   const data = path.join(dir, 'data');
+  // Its temporary files in a folder of its own: two suites' mariadb-install-db at once in the shared /tmp failed one
+  // ("Could not remove temporary table: '/tmp/#sql-temptable-…'", scripts/loaded-runs.sh, 2026-11-26).
+  const tmp = path.join(dir, 'tmp');
+  mkdirSync(tmp);
   // mariadbd refuses to run as root unless told to.
   const asRoot = process.getuid?.() === 0 ? ['--user=root'] : [];
   const install = spawnSync(
     'mariadb-install-db',
-    ['--no-defaults', `--datadir=${data}`, '--skip-test-db', '--auth-root-authentication-method=normal', ...asRoot],
+    [
+      '--no-defaults',
+      `--datadir=${data}`,
+      `--tmpdir=${tmp}`,
+      '--skip-test-db',
+      '--auth-root-authentication-method=normal',
+      ...asRoot,
+    ],
     { encoding: 'utf8' },
   );
   if (install.status !== 0) throw new Error(`mariadb-install-db: ${install.stderr}`);
   const args = [
     '--no-defaults',
     `--datadir=${data}`,
+    `--tmpdir=${tmp}`,
     `--port=${port}`,
     '--bind-address=127.0.0.1',
     `--socket=${path.join(dir, 'sock')}`,
