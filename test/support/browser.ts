@@ -165,6 +165,12 @@ export async function launchChromium(): Promise<Browser> {
       '--no-first-run',
       '--disable-quic',
       '--disable-sync',
+      // No GPU process: playwright-core's own switches (chromiumSwitches, lib/coreBundle.js) add
+      // --enable-unsafe-swiftshader, a software GL that pages without WebGL or canvas do not need, and which cost 13-15%
+      // of the page tests' CPU (2026-11-26, quiet machine, test/browser/** and /docs: 178-189 CPU-s, 154 with these two).
+      // Pages are then composited in software by the browser process; what they render and how is unchanged.
+      '--disable-gpu-compositing',
+      '--disable-software-rasterizer',
     ],
   });
 }
