@@ -7,9 +7,18 @@
 // one runtime (each test's resetDatabase() still empties it).
 import path from 'node:path';
 import { ensureBuilt } from './support/dist';
-import { forgetLog, newLeaks } from './support/log';
-import { closeFileRuntime, forgetApps, openFileRuntime } from './support/runtime';
 import { createWorkerDatabase, forgetSlots, useWorkerDatabases } from './support/workers';
+
+// What the root hooks use loads the whole app (server/app.ts and its dependencies: 2.3 CPU-s under tsx, 2026-11-26):
+// imported by the first hook, in the worker processes, and not in mocha's own process, which loads this file too but
+// only runs the global fixtures below, before it starts the workers (issue 32: the suite's start).
+// (require, not import(): tsx/cjs compiles what require loads; an import() goes to Node's ESM loader, which has no tsx.)
+type Hooks = typeof import('./support/log') & typeof import('./support/runtime');
+let loaded: Hooks | undefined;
+function hooks(): Hooks {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (loaded ??= { ...(require('./support/log') as object), ...(require('./support/runtime') as object) } as Hooks);
+}
 
 // In a worker: its own MariaDB database and Redis database, in process.env before any test file is loaded.
 useWorkerDatabases();
@@ -29,19 +38,20 @@ let leaks: string[] = [];
 export const mochaHooks = {
   async beforeAll() {
     await createWorkerDatabase();
-    await openFileRuntime();
+    await hooks().openFileRuntime();
   },
   beforeEach() {
-    forgetApps();
+    hooks().forgetApps();
   },
   afterEach(this: Mocha.Context) {
     // Every app logs at debug into memory: not one credential that crossed the wire may be in it.
-    const leaked = newLeaks();
+    const leaked = hooks().newLeaks();
     const test = this.currentTest;
     const where = test?.file ? ` (${path.relative(process.cwd(), test.file)})` : '';
     if (leaked.length) leaks.push(`"${test?.fullTitle()}"${where} logged ${leaked.join(', ')}`);
   },
   async afterAll() {
+    const { closeFileRuntime, forgetLog, newLeaks } = hooks();
     await closeFileRuntime();
     const leaked = newLeaks();
     if (leaked.length) leaks.push(`the file's hooks logged ${leaked.join(', ')}`);
