@@ -21,7 +21,7 @@ cleanup() {
 trap cleanup EXIT
 
 if [ -n "${PACK_SMOKE_PREBUILT:-}" ]; then
-  # .ci/run: npm ci's prepare step built dist/ from these sources moments ago; npm pack's would build it again. Without
+  # .ci/run: dist/ was built from these sources moments ago (npm run build); npm pack's prepare would build it again. Without
   # its scripts, prepack's and postpack's work (package.json) is done here.
   step "npm pack of the dist/ already built (PACK_SMOKE_PREBUILT)"
   [ -f dist/server/main.js ] || fail "PACK_SMOKE_PREBUILT is set but dist/ is not built"
