@@ -115,20 +115,21 @@ export function leakedCredentials(): { credentials: number; records: number; lea
 
 /** What the last newLeaks() call had seen: the log up to `checkedLines`, and the credentials then. */
 let checkedLines = 0;
-let checkedText = '';
 const checkedCredentials = new Set<string>();
 
 /**
  * The credentials that reached the log since the last call (after each test: so the test that logged one is named): a
- * new line holding any credential, or a credential noted since in any line.
+ * new line holding any credential, or a credential noted since in any line. A credential new since the last call is
+ * looked for line by line, not in the whole log joined: a string grown by each test and searched again after each one
+ * was copied whole each time (2026-11-26, test/acceptance and test/auth in one process: 68 CPU-s before, 52 after).
  */
 export function newLeaks(): string[] {
   const added = lines.slice(checkedLines).join('');
+  const earlier = lines.slice(0, checkedLines);
   checkedLines = lines.length;
-  checkedText += added;
   const leaked: string[] = [];
   for (const c of credentials) {
-    if (inText(checkedCredentials.has(c) ? added : checkedText, c)) leaked.push(c);
+    if (inText(added, c) || (!checkedCredentials.has(c) && earlier.some((line) => inText(line, c)))) leaked.push(c);
     checkedCredentials.add(c);
   }
   return leaked;
@@ -139,6 +140,5 @@ export function forgetLog(): void {
   lines.length = 0;
   credentials.clear();
   checkedLines = 0;
-  checkedText = '';
   checkedCredentials.clear();
 }
