@@ -35,7 +35,7 @@ function note(value: unknown): void {
 
 function noteFields(fields: unknown): void {
   if (!fields || typeof fields !== 'object') return;
-  for (const [key, value] of Object.entries(fields)) if (SECRET_FIELD.test(key)) note(value);
+  for (const key of Object.keys(fields)) if (SECRET_FIELD.test(key)) note((fields as Record<string, unknown>)[key]);
 }
 
 /** A cookie's value, and for a signed session cookie (`s:<id>.<signature>`) the session id alone. */
@@ -55,8 +55,10 @@ function noteAuthorization(header: string): void {
     note(decoded);
     note(decoded.slice(decoded.indexOf(':') + 1));
   }
-  // OAuth 1.0a: the signature and the token travel as quoted parameters.
-  for (const [, key, value] of credential.matchAll(/(\w+)="([^"]*)"/g)) if (SECRET_FIELD.test(key!)) note(value);
+  // OAuth 1.0a: the signature and the token travel as quoted parameters. Only in that scheme's header: over another's
+  // long credential (a malformed test's kilobytes of word characters) the pattern backtracks in quadratic time.
+  if (scheme.toLowerCase() === 'oauth')
+    for (const [, key, value] of credential.matchAll(/(\w+)="([^"]*)"/g)) if (SECRET_FIELD.test(key!)) note(value);
 }
 
 /** A personal access token's key wherever it appears (src/auth/personal-tokens.ts: `snp_` and 43 base64url characters). */
