@@ -13,7 +13,7 @@ import { uniqueUsername } from './engine';
 import { exitWith } from './exit-with';
 import { FaultLoad, summarize } from './fault-load';
 import { freePort, ownMariadb, ownRedis, tinyFilesystem, type Dependency } from './fault-servers';
-import { cli, ROOT, throttledServiceEnv, waitForHttp } from './service';
+import { cli, faultServiceEnv, ROOT, waitForHttp } from './service';
 import { markdownTable } from './table';
 
 /** How long each fault lasts (BENCH_FAULT_SECONDS), after this much load before it. */
@@ -100,10 +100,7 @@ async function prepare(
   extra: NodeJS.ProcessEnv = {},
 ): Promise<{ setup: Setup; service: Service }> {
   const port = await freePort();
-  // No Redis but the bench's own (`extra`, for the Redis faults): a REDIS_URL in the environment is someone else's. In
-  // .ci/run it was the MariaDB pass's, beside which this bench runs: its anonymous readers counted under the suite's
-  // anon:127.0.0.1 key, and test/server/redis.test.ts's first requests met a 429 (CI of 97a6555 twice, of 4f3e381).
-  const env = { ...throttledServiceEnv(databaseUrl, port, 'warn'), REDIS_URL: '', ...extra };
+  const env = faultServiceEnv(databaseUrl, port, extra);
   const username = uniqueUsername('faults');
   cli(env, 'migrate');
   cli(env, 'createuser', username, '--password', 'benchpass');
@@ -173,7 +170,7 @@ async function underLoad(
 /** Stopping or freezing a dependency of the service's. */
 async function dependencyFault(
   name: string,
-  dependency: () => Promise<Dependency & { url: string }>,
+  dependency: () => Promise<Dependency>,
   kind: 'stop' | 'sigstop',
   asDatabase: boolean,
 ): Promise<Row> {
@@ -271,10 +268,9 @@ async function portInUse(): Promise<Row> {
   const sqlite = mkdtempSync(path.join(tmpdir(), 'snippets-faults-'));
   try {
     const t0 = Date.now();
-    const service = new Service({
-      ...throttledServiceEnv(`sqlite:${path.join(sqlite, 'db.sqlite3')}`, port, 'warn'),
-      WEB_CONCURRENCY: '2',
-    });
+    const service = new Service(
+      faultServiceEnv(`sqlite:${path.join(sqlite, 'db.sqlite3')}`, port, { WEB_CONCURRENCY: '2' }),
+    );
     const code = await Promise.race([service.exited, sleep(60000).then(() => 'still running after 60 s')]);
     const restarts = (service.output().match(/starting another/g) ?? []).length;
     await service.stop();

@@ -1,5 +1,6 @@
 // A Redis or MariaDB server of a test's own (a free port, a temporary directory), to stop, hang and resume without
-// touching the shared ones. Absent binaries make the test skip, with the reason.
+// touching the shared ones. Absent binaries make the test skip, with the reason. The fault bench's dependencies are
+// these too (bench/fault-servers.ts).
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
@@ -14,8 +15,11 @@ export interface OwnServer {
   hang(): Promise<void>;
   /** SIGCONT after hang(). */
   resume(): void;
-  /** Ends the process (SIGKILL: no goodbye to clients, as a crash); start() brings it back on the same port and data. */
-  stop(): Promise<void>;
+  /**
+   * Ends the process, by default with SIGKILL (no goodbye to clients, as a crash); with SIGTERM it shuts down as an
+   * operator's stop would, SIGKILLed if still running 30 s later. start() brings it back on the same port and data.
+   */
+  stop(signal?: 'SIGKILL' | 'SIGTERM'): Promise<void>;
   start(): Promise<void>;
   /** Ends it for good and removes its directory. */
   close(): Promise<void>;
@@ -58,24 +62,39 @@ interface Spec {
   ready: () => Promise<boolean>;
 }
 
+/** Every server still running, killed if this process exits first (a run stopped halfway leaves none behind). */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/** How long a SIGTERMed server may take to shut down before it is SIGKILLed. */
+const TERM_WAIT_MS = 30_000;
+
 async function ownServer({ bin, args, url, port, dir, ready }: Spec): Promise<OwnServer> {
   let child: ChildProcess | undefined;
   let output = '';
   const start = async () => {
     const c = (child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
+    running.add(c);
+    c.once('exit', () => running.delete(c));
     output = '';
     c.stdout!.on('data', (d: Buffer) => (output += d.toString()));
     c.stderr!.on('data', (d: Buffer) => (output += d.toString()));
     await until(bin, ready, c, () => output);
   };
-  const stop = async () => {
+  const stop = async (signal: 'SIGKILL' | 'SIGTERM' = 'SIGKILL') => {
     const c = child;
     child = undefined;
-    if (!c || c.exitCode !== null) return;
+    if (!c || c.exitCode !== null || c.signalCode !== null) return;
     const exited = new Promise((r) => c.once('exit', r));
     c.kill('SIGCONT');
-    c.kill('SIGKILL');
-    await exited;
+    c.kill(signal);
+    if (signal === 'SIGTERM') {
+      const late = setTimeout(() => c.kill('SIGKILL'), TERM_WAIT_MS);
+      await exited;
+      clearTimeout(late);
+    } else await exited;
   };
   const server: OwnServer = {
     url,
@@ -124,8 +143,11 @@ export async function startRedis(): Promise<OwnServer> {
   });
 }
 
-/** mariadbd on a free port with a fresh data directory, no grant tables (any user gets in), database `snippets`. */
-export async function startMariadb(): Promise<OwnServer> {
+/**
+ * mariadbd on a free port with a fresh data directory, no grant tables (any user gets in), and one empty database
+ * (`snippets` unless named), its InnoDB buffer pool 16 MB unless told.
+ */
+export async function startMariadb({ database = 'snippets', bufferPoolMb = 16 } = {}): Promise<OwnServer> {
   const port = await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), 'snippets-mariadb-'));
   const data = path.join(dir, 'data');
@@ -158,13 +180,13 @@ export async function startMariadb(): Promise<OwnServer> {
     `--pid-file=${path.join(dir, 'pid')}`,
     '--skip-grant-tables',
     '--skip-log-bin',
-    '--innodb-buffer-pool-size=16M',
+    `--innodb-buffer-pool-size=${bufferPoolMb}M`,
     `--init-file=${path.join(dir, 'init.sql')}`,
     ...asRoot,
   ];
   writeFileSync(
     path.join(dir, 'init.sql'),
-    'CREATE DATABASE IF NOT EXISTS snippets CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;\n',
+    `CREATE DATABASE IF NOT EXISTS \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;\n`,
   );
   // Asynchronous: a start is awaited while the test holds kept-alive connections to a service, which a blocked event
   // loop would let the service close under them.
@@ -179,7 +201,7 @@ export async function startMariadb(): Promise<OwnServer> {
   return ownServer({
     bin: 'mariadbd',
     args,
-    url: `mysql://root@127.0.0.1:${port}/snippets`,
+    url: `mysql://root@127.0.0.1:${port}/${database}`,
     port,
     dir,
     ready: answers,
