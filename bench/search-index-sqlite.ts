@@ -31,6 +31,15 @@ const TRIGGERS = [
      INSERT INTO snippet_search(snippet_search, rowid, title, code) VALUES ('delete', old.id, old.title, old.code);
      INSERT INTO snippet_search(rowid, title, code) VALUES (new.id, new.title, new.code); END`,
 ];
+/** A contentless index's triggers: a row leaves it by its rowid (contentless_delete=1), its old text not read again. */
+const CONTENTLESS_TRIGGERS = [
+  TRIGGERS[0]!,
+  `CREATE TRIGGER snippet_search_delete AFTER DELETE ON snippets BEGIN
+     DELETE FROM snippet_search WHERE rowid = old.id; END`,
+  `CREATE TRIGGER snippet_search_update AFTER UPDATE OF title, code ON snippets BEGIN
+     DELETE FROM snippet_search WHERE rowid = old.id;
+     INSERT INTO snippet_search(rowid, title, code) VALUES (new.id, new.title, new.code); END`,
+];
 const DROP = [
   'DROP TRIGGER snippet_search_insert',
   'DROP TRIGGER snippet_search_update',
@@ -41,10 +50,17 @@ const DROP = [
 interface Variant {
   name: string;
   options?: string; // FTS5 options; undefined: no index
+  /** The index keeps no copy of the text, nor reads the row's (`content=''`): a row leaves it by its rowid. */
+  contentless?: boolean;
 }
 const VARIANTS: Variant[] = [
   { name: 'positions (`detail=full`, before 0016)', options: '' },
   { name: 'no positions (`detail=none, columnsize=0`, 0016)', options: ", detail='none', columnsize=0" },
+  {
+    name: "contentless, no positions (`content='', contentless_delete=1, detail=none`)",
+    options: ", detail='none'",
+    contentless: true,
+  },
   { name: 'no index', options: undefined },
 ];
 
@@ -52,13 +68,16 @@ async function prepare(file: string, v: Variant): Promise<void> {
   const db = new sqlite3.Database(file);
   for (const sql of DROP) await run(db, sql);
   if (v.options !== undefined) {
+    const content = v.contentless ? "content='', contentless_delete=1" : "content='snippets', content_rowid='id'";
     await run(
       db,
-      `CREATE VIRTUAL TABLE snippet_search USING fts5(title, code, content='snippets', content_rowid='id', tokenize='trigram'${v.options})`,
+      `CREATE VIRTUAL TABLE snippet_search USING fts5(title, code, ${content}, tokenize='trigram'${v.options})`,
     );
     await run(db, "INSERT INTO snippet_search(snippet_search, rank) VALUES ('automerge', 16)");
-    for (const sql of TRIGGERS) await run(db, sql);
-    await run(db, "INSERT INTO snippet_search(snippet_search) VALUES ('rebuild')");
+    for (const sql of v.contentless ? CONTENTLESS_TRIGGERS : TRIGGERS) await run(db, sql);
+    if (v.contentless)
+      await run(db, 'INSERT INTO snippet_search(rowid, title, code) SELECT id, title, code FROM snippets ORDER BY id');
+    else await run(db, "INSERT INTO snippet_search(snippet_search) VALUES ('rebuild')");
     await run(db, "INSERT INTO snippet_search(snippet_search) VALUES ('optimize')");
   }
   await run(db, 'VACUUM');

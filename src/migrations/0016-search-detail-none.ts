@@ -15,7 +15,8 @@ const NEW = 'snippet_search_new';
 
 type Sequelize = QueryInterface['sequelize'];
 
-const TRIGGERS = (table: string) => [
+/** The triggers of an index with external content (`content='snippets'`): a row leaves it by its old text. */
+export const TRIGGERS = (table: string) => [
   `CREATE TRIGGER snippet_search_insert AFTER INSERT ON snippets BEGIN
      INSERT INTO ${table}(rowid, title, code) VALUES (new.id, new.title, new.code);
    END`,
@@ -38,18 +39,24 @@ const exists = async (sequelize: Sequelize, name: string) =>
   (await rows(sequelize, 'SELECT 1 FROM sqlite_master WHERE name = ?', [name])).length > 0;
 
 /**
- * Builds snippet_search again with `options` (FTS5's, after the columns): a new table filled in batches of `batch`
- * snippets beside the old one, then put in its place with the triggers, in one transaction. Every step may run again
- * after a cut; `batches` stops the build after that many (a run cut short, for tests): it then answers false.
+ * Builds snippet_search again with `options` (FTS5's, after the columns and the tokenizer) and `content` (where its
+ * text is: the snippets table's by default): a new table filled in batches of `batch` snippets beside the old one,
+ * then put in its place with `triggers`, in one transaction. Every step may run again after a cut; `batches` stops the
+ * build after that many (a run cut short, for tests): it then answers false.
  */
 export async function rebuild(
   sequelize: Sequelize,
   options: string,
-  { batch = BATCH, batches = Infinity } = {},
+  {
+    batch = BATCH,
+    batches = Infinity,
+    content = "content='snippets', content_rowid='id'",
+    triggers = TRIGGERS,
+  }: { batch?: number; batches?: number; content?: string; triggers?: (table: string) => string[] } = {},
 ): Promise<boolean> {
   if (!(await exists(sequelize, NEW))) {
     await sequelize.query(
-      `CREATE VIRTUAL TABLE ${NEW} USING fts5(title, code, content='snippets', content_rowid='id', tokenize='trigram'${options})`,
+      `CREATE VIRTUAL TABLE ${NEW} USING fts5(title, code, ${content}, tokenize='trigram'${options})`,
     );
     // Merging 16 segments at a time, as 0013-search-automerge set for the index it replaces.
     await sequelize.query(`INSERT INTO ${NEW}(${NEW}, rank) VALUES ('automerge', 16)`);
@@ -86,7 +93,7 @@ export async function rebuild(
       'DROP TRIGGER IF EXISTS snippet_search_insert',
       'DROP TABLE IF EXISTS snippet_search',
       `ALTER TABLE ${NEW} RENAME TO snippet_search`,
-      ...TRIGGERS('snippet_search'),
+      ...triggers('snippet_search'),
       'DROP TABLE snippet_search_build',
     ])
       await sequelize.query(sql, { transaction });

@@ -16,6 +16,7 @@ import * as m0014 from './0014-user-last-login';
 import * as m0015 from './0015-search-index';
 import * as m0016 from './0016-search-detail-none';
 import * as m0017 from './0017-search-update-when-text-changed';
+import * as m0018 from './0018-search-contentless';
 
 export interface Migration {
   name: string;
@@ -40,4 +41,5 @@ export const migrations: Migration[] = [
   { name: '0015-search-index', up: (qi) => m0015.up(qi), down: m0015.down },
   { name: '0016-search-detail-none', ...m0016 },
   { name: '0017-search-update-when-text-changed', ...m0017 },
+  { name: '0018-search-contentless', ...m0018 },
 ];

@@ -3,6 +3,7 @@
 // back; an existing database's index is rebuilt in batches, and a rebuild cut short goes on where it stopped.
 import { expect } from 'chai';
 import { down, rebuild, up, NO_POSITIONS } from '../../../src/migrations/0016-search-detail-none';
+import { down as contentful, up as contentless } from '../../../src/migrations/0018-search-contentless';
 import { isSqlite } from '../../support/engine';
 import { makeUser, resetDatabase } from '../../support/db';
 import { api, basic } from '../../support/http';
@@ -22,8 +23,14 @@ const as = { Authorization: basic('alice') };
 describe('migration 0016-search-detail-none', function () {
   this.timeout(120_000);
   let ownerId: number;
-  before(function () {
+  // The index as this migration left it, before 0018 made it contentless; as it is now, after.
+  const schema = () => testStore().sequelize.getQueryInterface();
+  before(async function () {
     if (!isSqlite(testStore())) this.skip(); // MySQL/MariaDB have no FTS5 index (docs/api.md, "Finding snippets")
+    await contentful(schema());
+  });
+  after(async () => {
+    if (isSqlite(testStore())) await contentless(schema());
   });
   beforeEach(async () => {
     await resetDatabase();
