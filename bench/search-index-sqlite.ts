@@ -1,7 +1,8 @@
 // `npm run bench:search-index:sqlite`: what SQLite's search index costs, without HTTP (whose rates swing too much on a loaded
 // machine to compare writes): BENCH_SEARCH_SNIPPETS (20,000) snippets of bench/fixtures code seeded once through the
 // migrated schema, then for each index (positions kept, `detail=full`, as before migration 0016; without positions,
-// `detail=none` + `columnsize=0`, migration 0016; no index) a copy of that file: the index's pages (dbstat) against the
+// `detail=none` + `columnsize=0`, migration 0016; contentless, a row removed by its rowid, migration 0018; no index) a
+// copy of that file: the index's pages (dbstat) against the
 // bytes of title and code it indexes, then BENCH_WRITES creates and as many code updates, each its own transaction,
 // the process's CPU time per write (SQLite's work included); and the rare term's and `return self`'s index query.
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
