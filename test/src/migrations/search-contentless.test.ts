@@ -14,6 +14,7 @@ import { trigramQuery } from '../../../src/store/sqlite/long-terms';
 import { isSqlite } from '../../support/engine';
 import { makeUser, resetDatabase } from '../../support/db';
 import { api, basic } from '../../support/http';
+import { found, NEEDLES, rebuildLeftovers, rolledBackSave, seedNeedles, tableSql } from '../../support/search-index';
 import { testStore } from '../../support/runtime';
 
 const query = async <T>(sql: string) => (await testStore().sequelize.query(sql))[0] as T[];
@@ -37,10 +38,6 @@ const indexed = async (term: string) =>
       },
     )
   )[0].map((r) => (r as { id: number }).id);
-const found = async (search: string) =>
-  ((await api().get('/snippets/').query({ search }).expect(200)).body as { code: string }[]).map((s) => s.code);
-const tableSql = async () =>
-  (await query<{ sql: string }>("SELECT sql FROM sqlite_master WHERE name = 'snippet_search'"))[0]?.sql ?? '';
 const as = { Authorization: basic('alice') };
 
 describe('migration 0018-search-contentless', function () {
@@ -96,14 +93,7 @@ describe('migration 0018-search-contentless', function () {
 
   it('leaves no trace of a save that rolls back', async () => {
     const { body } = await api().post('/snippets/').set(as).send({ code: 'needle' }).expect(201);
-    const { sequelize, models } = testStore();
-    await sequelize
-      .transaction(async (transaction) => {
-        await models.Snippet.update({ code: 'haystack' }, { where: { id: body.id }, transaction });
-        await models.Snippet.create({ code: 'haystack too', ownerId }, { transaction });
-        throw new Error('rolled back');
-      })
-      .catch((err: Error) => expect(err.message).to.equal('rolled back'));
+    await rolledBackSave(body.id, ownerId);
     await exact();
     expect(await found('needle')).to.deep.equal(['needle']);
     expect(await found('haystack')).to.deep.equal([]);
@@ -111,9 +101,7 @@ describe('migration 0018-search-contentless', function () {
 
   it("rebuilds an existing database's index, and goes on from where a cut run stopped", async () => {
     const qi = testStore().sequelize.getQueryInterface();
-    await testStore().models.Snippet.bulkCreate(
-      Array.from({ length: 25 }, (_, i) => ({ code: `code ${i} ${i % 5 === 2 ? 'needle' : 'hay'}`, ownerId })),
-    );
+    await seedNeedles(ownerId);
     await down(qi); // the index of 0016 (external content), as before this migration
     expect(await tableSql()).to.contain("content='snippets'");
     expect(await found('needle')).to.have.length(5);
@@ -129,10 +117,7 @@ describe('migration 0018-search-contentless', function () {
     await up(qi);
     expect(await tableSql()).to.contain("content=''");
     await exact();
-    expect(await found('needle')).to.deep.equal([2, 7, 12, 17, 22].map((i) => `code ${i} needle`));
-    const leftovers = await query(
-      "SELECT name FROM sqlite_master WHERE name LIKE 'snippet_search_new%' OR name = 'snippet_search_build'",
-    );
-    expect(leftovers).to.deep.equal([]);
+    expect(await found('needle')).to.deep.equal(NEEDLES);
+    expect(await rebuildLeftovers()).to.deep.equal([]);
   });
 });

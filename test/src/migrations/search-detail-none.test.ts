@@ -7,17 +7,12 @@ import { down as contentful, up as contentless } from '../../../src/migrations/0
 import { isSqlite } from '../../support/engine';
 import { makeUser, resetDatabase } from '../../support/db';
 import { api, basic } from '../../support/http';
+import { found, NEEDLES, rebuildLeftovers, rolledBackSave, seedNeedles, tableSql } from '../../support/search-index';
 import { testStore } from '../../support/runtime';
 
 /** rank 1: external content is checked too (every row's trigrams against the index). */
 const integrityCheck = () =>
   testStore().sequelize.query("INSERT INTO snippet_search(snippet_search, rank) VALUES ('integrity-check', 1)");
-const found = async (search: string) =>
-  ((await api().get('/snippets/').query({ search }).expect(200)).body as { code: string }[]).map((s) => s.code);
-const tableSql = async () => {
-  const [rows] = await testStore().sequelize.query("SELECT sql FROM sqlite_master WHERE name = 'snippet_search'");
-  return (rows as { sql: string }[])[0]?.sql ?? '';
-};
 const as = { Authorization: basic('alice') };
 
 describe('migration 0016-search-detail-none', function () {
@@ -64,14 +59,7 @@ describe('migration 0016-search-detail-none', function () {
 
   it('leaves no trace of a save that rolls back', async () => {
     const { body } = await api().post('/snippets/').set(as).send({ code: 'needle' }).expect(201);
-    const { sequelize, models } = testStore();
-    await sequelize
-      .transaction(async (transaction) => {
-        await models.Snippet.update({ code: 'haystack' }, { where: { id: body.id }, transaction });
-        await models.Snippet.create({ code: 'haystack too', ownerId }, { transaction });
-        throw new Error('rolled back');
-      })
-      .catch((err: Error) => expect(err.message).to.equal('rolled back'));
+    await rolledBackSave(body.id, ownerId);
     await integrityCheck();
     expect(await found('needle')).to.deep.equal(['needle']);
     expect(await found('haystack')).to.deep.equal([]);
@@ -79,9 +67,7 @@ describe('migration 0016-search-detail-none', function () {
 
   it("rebuilds an existing database's index, and goes on from where a cut run stopped", async () => {
     const qi = testStore().sequelize.getQueryInterface();
-    await testStore().models.Snippet.bulkCreate(
-      Array.from({ length: 25 }, (_, i) => ({ code: `code ${i} ${i % 5 === 2 ? 'needle' : 'hay'}`, ownerId })),
-    );
+    await seedNeedles(ownerId);
     await down(qi); // the index with positions, as before this migration
     expect(await tableSql()).not.to.contain('detail');
     expect(await found('needle')).to.have.length(5);
@@ -91,10 +77,7 @@ describe('migration 0016-search-detail-none', function () {
     await up(qi);
     expect(await tableSql()).to.contain("detail='none'");
     await integrityCheck();
-    expect(await found('needle')).to.deep.equal([2, 7, 12, 17, 22].map((i) => `code ${i} needle`));
-    const [leftovers] = await testStore().sequelize.query(
-      "SELECT name FROM sqlite_master WHERE name LIKE 'snippet_search_new%' OR name = 'snippet_search_build'",
-    );
-    expect(leftovers).to.deep.equal([]);
+    expect(await found('needle')).to.deep.equal(NEEDLES);
+    expect(await rebuildLeftovers()).to.deep.equal([]);
   });
 });
