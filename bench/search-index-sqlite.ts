@@ -13,6 +13,16 @@ import { RARE_TERM, seedSqlite, writeCode } from './search-seed';
 import { cli } from './service';
 import { markdownTable } from './table';
 import { termCheck, trigramQuery } from '../src/store/sqlite/long-terms';
+import {
+  EXTERNAL_CONTENT,
+  NO_POSITIONS,
+  TRIGGERS as EXTERNAL_TRIGGERS,
+} from '../src/migrations/0016-search-detail-none';
+import {
+  CONTENTLESS,
+  CONTENTLESS_OPTIONS,
+  CONTENTLESS_TRIGGERS as contentlessTriggers,
+} from '../src/migrations/0018-search-contentless';
 
 const COUNT = Number(process.env.BENCH_SEARCH_SNIPPETS ?? 20000);
 const WRITES = Number(process.env.BENCH_WRITES ?? 400);
@@ -23,24 +33,9 @@ const run = (db: sqlite3.Database, sql: string, params: unknown[] = []) =>
 const all = <T>(db: sqlite3.Database, sql: string, params: unknown[] = []) =>
   new Promise<T[]>((resolve, reject) => db.all(sql, params, (err, rows: T[]) => (err ? reject(err) : resolve(rows))));
 
-const TRIGGERS = [
-  `CREATE TRIGGER snippet_search_insert AFTER INSERT ON snippets BEGIN
-     INSERT INTO snippet_search(rowid, title, code) VALUES (new.id, new.title, new.code); END`,
-  `CREATE TRIGGER snippet_search_delete AFTER DELETE ON snippets BEGIN
-     INSERT INTO snippet_search(snippet_search, rowid, title, code) VALUES ('delete', old.id, old.title, old.code); END`,
-  `CREATE TRIGGER snippet_search_update AFTER UPDATE OF title, code ON snippets BEGIN
-     INSERT INTO snippet_search(snippet_search, rowid, title, code) VALUES ('delete', old.id, old.title, old.code);
-     INSERT INTO snippet_search(rowid, title, code) VALUES (new.id, new.title, new.code); END`,
-];
-/** A contentless index's triggers: a row leaves it by its rowid (contentless_delete=1), its old text not read again. */
-const CONTENTLESS_TRIGGERS = [
-  TRIGGERS[0]!,
-  `CREATE TRIGGER snippet_search_delete AFTER DELETE ON snippets BEGIN
-     DELETE FROM snippet_search WHERE rowid = old.id; END`,
-  `CREATE TRIGGER snippet_search_update AFTER UPDATE OF title, code ON snippets BEGIN
-     DELETE FROM snippet_search WHERE rowid = old.id;
-     INSERT INTO snippet_search(rowid, title, code) VALUES (new.id, new.title, new.code); END`,
-];
+// The triggers and definitions of the migrations that made each index, so that the bench measures what they ship.
+const TRIGGERS = EXTERNAL_TRIGGERS('snippet_search');
+const CONTENTLESS_TRIGGERS = contentlessTriggers('snippet_search');
 const DROP = [
   'DROP TRIGGER snippet_search_insert',
   'DROP TRIGGER snippet_search_update',
@@ -56,10 +51,10 @@ interface Variant {
 }
 const VARIANTS: Variant[] = [
   { name: 'positions (`detail=full`, before 0016)', options: '' },
-  { name: 'no positions (`detail=none, columnsize=0`, 0016)', options: ", detail='none', columnsize=0" },
+  { name: 'no positions (`detail=none, columnsize=0`, 0016)', options: NO_POSITIONS },
   {
     name: "contentless, no positions (`content='', contentless_delete=1, detail=none`)",
-    options: ", detail='none'",
+    options: CONTENTLESS_OPTIONS,
     contentless: true,
   },
   { name: 'no index', options: undefined },
@@ -69,7 +64,7 @@ async function prepare(file: string, v: Variant): Promise<void> {
   const db = new sqlite3.Database(file);
   for (const sql of DROP) await run(db, sql);
   if (v.options !== undefined) {
-    const content = v.contentless ? "content='', contentless_delete=1" : "content='snippets', content_rowid='id'";
+    const content = v.contentless ? CONTENTLESS : EXTERNAL_CONTENT;
     await run(
       db,
       `CREATE VIRTUAL TABLE snippet_search USING fts5(title, code, ${content}, tokenize='trigram'${v.options})`,

@@ -15,6 +15,9 @@ const NEW = 'snippet_search_new';
 
 type Sequelize = QueryInterface['sequelize'];
 
+/** Where an index of external content finds its text: the snippets table, each row by its id. */
+export const EXTERNAL_CONTENT = "content='snippets', content_rowid='id'";
+
 /** The triggers of an index with external content (`content='snippets'`): a row leaves it by its old text. */
 export const TRIGGERS = (table: string) => [
   `CREATE TRIGGER snippet_search_insert AFTER INSERT ON snippets BEGIN
@@ -50,7 +53,7 @@ export async function rebuild(
   {
     batch = BATCH,
     batches = Infinity,
-    content = "content='snippets', content_rowid='id'",
+    content = EXTERNAL_CONTENT,
     triggers = TRIGGERS,
   }: { batch?: number; batches?: number; content?: string; triggers?: (table: string) => string[] } = {},
 ): Promise<boolean> {
