@@ -8,7 +8,8 @@
 // https://sqlite.org/lang_createtrigger.html (WHEN clause)
 import type { QueryInterface } from 'sequelize';
 
-const trigger = (
+/** The update trigger of the index of external content (0016), firing `when` (SQL: '' or a WHEN clause). */
+export const trigger = (
   when: string,
 ) => `CREATE TRIGGER snippet_search_update AFTER UPDATE OF title, code ON snippets${when} BEGIN
      INSERT INTO snippet_search(snippet_search, rowid, title, code) VALUES ('delete', old.id, old.title, old.code);
