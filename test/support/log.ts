@@ -127,11 +127,15 @@ const checkedCredentials = new Set<string>();
  */
 export function newLeaks(): string[] {
   const added = lines.slice(checkedLines).join('');
-  const earlier = lines.slice(0, checkedLines);
+  const earlier = checkedLines;
   checkedLines = lines.length;
+  const inEarlier = (c: string) => {
+    for (let i = 0; i < earlier; i++) if (inText(lines[i]!, c)) return true;
+    return false;
+  };
   const leaked: string[] = [];
   for (const c of credentials) {
-    if (inText(added, c) || (!checkedCredentials.has(c) && earlier.some((line) => inText(line, c)))) leaked.push(c);
+    if (inText(added, c) || (!checkedCredentials.has(c) && inEarlier(c))) leaked.push(c);
     checkedCredentials.add(c);
   }
   return leaked;
