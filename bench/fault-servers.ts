@@ -11,42 +11,17 @@ export { freePort } from '../test/support/ports';
 
 const isRoot = () => process.getuid?.() === 0;
 
-/** A process the bench may stop, freeze and start again on the same port and data. */
-export interface Dependency {
-  name: string;
-  port: number;
-  url: string;
-  /** SIGTERM, as an operator's stop: the server shuts down (SIGKILLed if it takes over 30 s). */
-  stop(): Promise<void>;
-  /** SIGSTOP, resolved once every thread of it has stopped. */
-  freeze(): Promise<void>;
-  thaw(): void;
-  start(): Promise<void>;
-  /** Stops it for good and removes its files. */
-  remove(): Promise<void>;
-}
-
-function dependency(name: string, server: OwnServer): Dependency {
-  return {
-    name,
-    port: server.port,
-    url: server.url,
-    stop: () => server.stop('SIGTERM'),
-    freeze: () => server.hang(),
-    thaw: () => server.resume(),
-    start: () => server.start(),
-    remove: () => server.close(),
-  };
-}
+/** A server the bench stops (SIGTERM: `stop('SIGTERM')`), freezes (`hang`) and starts again on the same port and data. */
+export type Dependency = OwnServer & { name: string };
 
 /** A mariadbd of our own: a fresh data directory, no grant tables (root without a password), database `bench`. */
 export async function ownMariadb(): Promise<Dependency> {
-  return dependency('mariadbd', await startMariadb({ database: 'bench', bufferPoolMb: 32 }));
+  return Object.assign(await startMariadb({ database: 'bench', bufferPoolMb: 32 }), { name: 'mariadbd' });
 }
 
 /** A redis-server of our own, without persistence. */
 export async function ownRedis(): Promise<Dependency> {
-  return dependency('redis-server', await startRedis());
+  return Object.assign(await startRedis(), { name: 'redis-server' });
 }
 
 /** A tmpfs of `megabytes` mounted on a new directory, or why there cannot be one here. */

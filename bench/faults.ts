@@ -182,13 +182,13 @@ async function dependencyFault(
     return await underLoad(
       name,
       setup,
-      () => (kind === 'stop' ? dep.stop() : dep.freeze()),
-      () => (kind === 'stop' ? dep.start() : dep.thaw()),
+      () => (kind === 'stop' ? dep.stop('SIGTERM') : dep.hang()),
+      () => (kind === 'stop' ? dep.start() : dep.resume()),
       `${dep.name} ${kind === 'stop' ? 'stopped (SIGTERM) and started again' : 'SIGSTOPped, then SIGCONT'} after ${seconds(FAULT_MS)} s`,
     );
   } finally {
     await service.stop();
-    await dep.remove();
+    await dep.close();
     rmSync(sqlite, { recursive: true, force: true });
   }
 }
