@@ -19,9 +19,7 @@ export const CONTENTLESS_OPTIONS = ", detail='none'";
 
 /** Every trigger names the row by its id; an update re-indexes only a changed title or code (0017). */
 export const CONTENTLESS_TRIGGERS = (table: string) => [
-  `CREATE TRIGGER snippet_search_insert AFTER INSERT ON snippets BEGIN
-     INSERT INTO ${table}(rowid, title, code) VALUES (new.id, new.title, new.code);
-   END`,
+  TRIGGERS(table)[0]!, // the insert's, as 0016's
   `CREATE TRIGGER snippet_search_delete AFTER DELETE ON snippets BEGIN
      DELETE FROM ${table} WHERE rowid = old.id;
    END`,
