@@ -83,8 +83,13 @@ export class RedisConnection {
     clearTimeout(timer);
   }
 
-  /** For /readyz: resolves when Redis answers a PING within REDIS_TIMEOUT_MS; rejects otherwise. */
+  /**
+   * For /readyz: resolves when Redis answers a PING within REDIS_TIMEOUT_MS; rejects otherwise. A probe while the first
+   * connection is being made waits for it (ready()): at every start of a process the load balancer's first probe
+   * comes before it, and its 503 would be logged as an error (CI of 5ed9d5e, test/server/lifecycle.test.ts).
+   */
   async ping(): Promise<void> {
+    if (!this.client.isReady) await this.ready();
     if (!this.client.isReady) throw new Error('redis is not connected');
     if (!(await answers(this.client, this.timeoutMs))) throw new Error('redis did not answer in time');
   }

@@ -117,7 +117,7 @@ describe('the service process', function () {
     expect(await hungUp).to.equal('aborted');
     service.child.kill('SIGTERM');
     expect(await service.exited).to.equal(0);
-    expect(service.output()).not.to.match(/error/i);
+    expect(service.output(), service.output()).not.to.match(/error/i);
     // The save is in the database file (read without starting a service again, which costs seconds).
     expect(await codeLengths(env)).to.deep.equal([100000]);
   });
