@@ -11,8 +11,9 @@
 // build inserts each batch's rows itself. Built as 0016 builds, in batches beside the old index, resumable, with
 // progress. https://sqlite.org/fts5.html#contentless_delete_tables
 import type { QueryInterface } from 'sequelize';
-import { NO_POSITIONS, rebuild, TRIGGERS } from './0016-search-detail-none';
+import { INDEX_0016, TRIGGERS } from './0016-search-detail-none';
 import { TEXT_CHANGED, trigger } from './0017-search-update-when-text-changed';
+import { rebuild, type SearchIndex } from './search-rebuild';
 
 export const CONTENTLESS = "content='', contentless_delete=1";
 export const CONTENTLESS_OPTIONS = ", detail='none'";
@@ -29,15 +30,25 @@ export const CONTENTLESS_TRIGGERS = (table: string) => [
    END`,
 ];
 
-/** 0016's insert and delete triggers with 0017's update (which names snippet_search: rebuild makes them after its rename). */
-const EXTERNAL_TRIGGERS = (table: string) => [...TRIGGERS(table).slice(0, 2), trigger(TEXT_CHANGED)];
+/** The index this migration builds. */
+export const CONTENTLESS_INDEX: SearchIndex = {
+  options: CONTENTLESS_OPTIONS,
+  content: CONTENTLESS,
+  triggers: CONTENTLESS_TRIGGERS,
+};
+
+/** 0016's index with 0017's update trigger (which names snippet_search: rebuild makes it after its rename). */
+const INDEX_0017: SearchIndex = {
+  ...INDEX_0016,
+  triggers: (table) => [...INDEX_0016.triggers(table).slice(0, 2), trigger(TEXT_CHANGED)],
+};
 
 export async function up(qi: QueryInterface): Promise<void> {
   if (qi.sequelize.getDialect() !== 'sqlite') return;
-  await rebuild(qi.sequelize, CONTENTLESS_OPTIONS, { content: CONTENTLESS, triggers: CONTENTLESS_TRIGGERS });
+  await rebuild(qi.sequelize, CONTENTLESS_INDEX);
 }
 
 export async function down(qi: QueryInterface): Promise<void> {
   if (qi.sequelize.getDialect() !== 'sqlite') return;
-  await rebuild(qi.sequelize, NO_POSITIONS, { triggers: EXTERNAL_TRIGGERS });
+  await rebuild(qi.sequelize, INDEX_0017);
 }

@@ -2,14 +2,8 @@
 // and stays exact through create, update, restore, delete and a save that rolls back; an existing database's index is
 // rebuilt in batches, and a rebuild cut short goes on where it stopped.
 import { expect } from 'chai';
-import {
-  down,
-  up,
-  CONTENTLESS,
-  CONTENTLESS_OPTIONS,
-  CONTENTLESS_TRIGGERS,
-} from '../../../src/migrations/0018-search-contentless';
-import { rebuild } from '../../../src/migrations/0016-search-detail-none';
+import { down, up, CONTENTLESS_INDEX } from '../../../src/migrations/0018-search-contentless';
+import { rebuild } from '../../../src/migrations/search-rebuild';
 import { trigramQuery } from '../../../src/store/sqlite/long-terms';
 import { isSqlite } from '../../support/engine';
 import { makeUser, resetDatabase } from '../../support/db';
@@ -105,12 +99,7 @@ describe('migration 0018-search-contentless', function () {
     await down(qi); // the index of 0016 (external content), as before this migration
     expect(await tableSql()).to.contain("content='snippets'");
     expect(await found('needle')).to.have.length(5);
-    const cut = await rebuild(testStore().sequelize, CONTENTLESS_OPTIONS, {
-      content: CONTENTLESS,
-      triggers: CONTENTLESS_TRIGGERS,
-      batch: 10,
-      batches: 1,
-    });
+    const cut = await rebuild(testStore().sequelize, CONTENTLESS_INDEX, { batch: 10, batches: 1 });
     expect(cut).to.equal(false);
     expect(await tableSql()).to.contain("content='snippets'"); // the old index answers until the new one is whole
     expect(await found('needle')).to.have.length(5);

@@ -2,7 +2,8 @@
 // against the snippets table, and the searches' answers) through create, update, restore, delete and a save that rolls
 // back; an existing database's index is rebuilt in batches, and a rebuild cut short goes on where it stopped.
 import { expect } from 'chai';
-import { down, rebuild, up, NO_POSITIONS } from '../../../src/migrations/0016-search-detail-none';
+import { down, up, INDEX_0016 } from '../../../src/migrations/0016-search-detail-none';
+import { rebuild } from '../../../src/migrations/search-rebuild';
 import { down as contentful, up as contentless } from '../../../src/migrations/0018-search-contentless';
 import { isSqlite } from '../../support/engine';
 import { makeUser, resetDatabase } from '../../support/db';
@@ -71,7 +72,7 @@ describe('migration 0016-search-detail-none', function () {
     await down(qi); // the index with positions, as before this migration
     expect(await tableSql()).not.to.contain('detail');
     expect(await found('needle')).to.have.length(5);
-    expect(await rebuild(testStore().sequelize, NO_POSITIONS, { batch: 10, batches: 1 })).to.equal(false);
+    expect(await rebuild(testStore().sequelize, INDEX_0016, { batch: 10, batches: 1 })).to.equal(false);
     expect(await tableSql()).not.to.contain('detail'); // the old index answers until the new one is whole
     expect(await found('needle')).to.have.length(5);
     await up(qi);
