@@ -174,6 +174,16 @@ export async function setIndexTableAside(url: string): Promise<string> {
   }
 }
 
+/** The index table back in place after setIndexTableAside (nothing to do when it is in place). */
+export async function putIndexTableBack(url: string): Promise<void> {
+  const conn = await mysql.createConnection({ uri: url });
+  try {
+    await restoreIndexTable(conn);
+  } finally {
+    await conn.end();
+  }
+}
+
 async function restoreIndexTable(conn: mysql.Connection): Promise<void> {
   const [kept] = await conn.query<mysql.RowDataPacket[]>(
     'SELECT 1 FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = ?',

@@ -2,7 +2,7 @@
 // BENCH_DATABASE_URL) MariaDB, beside the unfiltered list; the mixed load with searching readers; creates and updates
 // with and without the search index; the index's size against the code; the rare term at 4 times the snippets; and
 // issue 28's targets from those figures. The seeded data is kept between runs (bench/search-dataset.ts).
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
@@ -11,7 +11,14 @@ import { apiToken, sessionLogin } from './credentials';
 import { mixedLoads, mixedScenario } from './mixed';
 import type { Load, Tally } from './phase';
 import { runScenario, type Result, type Scenario } from './load';
-import { mysqlSeed, restoreMysqlSeed, setIndexTableAside, sqliteCopy, sqliteSeed } from './search-dataset';
+import {
+  mysqlSeed,
+  putIndexTableBack,
+  restoreMysqlSeed,
+  setIndexTableAside,
+  sqliteCopy,
+  sqliteSeed,
+} from './search-dataset';
 import { RARE_TERM, writeCode } from './search-seed';
 import { startService, stop, waitForHttp } from './service';
 import { markdownTable } from './table';
@@ -23,6 +30,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 /** Latency alone: one connection, so p50 is the query's own time, not a queue's. */
 const ALONE_SECONDS = Number(process.env.BENCH_ALONE_DURATION ?? 5);
+/** Rounds of the writes with and without the index (bench/search.ts writesCompared). */
+const WRITE_ROUNDS = Number(process.env.BENCH_WRITE_ROUNDS ?? 2);
 const PORT = 18710;
 const BASE = `http://127.0.0.1:${PORT}`;
 
@@ -141,6 +150,31 @@ async function writes(pid: number, token: string, label: string, indexed: boolea
     { name: create.name, result: created.value, load: created.load, kind: 'create', indexed },
     { name: update.name, result: updated.value, load: updated.load, kind: 'update', indexed },
   ];
+}
+
+/** One side of the writes compared: its label, and what makes the database so before its service starts. */
+interface WriteSide {
+  label: string;
+  indexed: boolean;
+  env: NodeJS.ProcessEnv;
+  before?: () => Promise<void>;
+}
+
+/**
+ * Writes with and without the index, each round in a service started for it (on SQLite each side its own file, both
+ * compacted), in the order with, without, without, with: a drift of the machine over the run weighs on both sides.
+ * Until 2026-11-26 the side with the index ran last in the service that had served the reads and the mixed load, the
+ * side without in a fresh one on a file just compacted: the ratio measured the service's state as well as the index.
+ */
+async function writesCompared(token: string, sides: [WriteSide, WriteSide]): Promise<WriteRow[]> {
+  const rows: WriteRow[] = [];
+  for (let round = 1; round <= WRITE_ROUNDS; round++)
+    for (const side of round % 2 ? sides : [...sides].reverse()) {
+      await side.before?.();
+      const label = `${side.label}, round ${round}`;
+      rows.push(...(await withService(side.env, (pid) => writes(pid, token, label, side.indexed))));
+    }
+  return rows;
 }
 
 /**
@@ -283,19 +317,18 @@ async function sqliteRun(): Promise<EngineRun> {
     const run = await withService(env, async (pid) => {
       const token = await apiToken(BASE, 'bench', 'benchpass');
       const [own] = await ownSnippetIds();
-      return {
-        token,
-        reads: await reads(pid),
-        mixed: await mixed(token, own!),
-        writes: await writes(pid, token, 'with the index', true),
-      };
+      return { token, reads: await reads(pid), mixed: await mixed(token, own!) };
     });
-    // The file compacted with the index, then the same rows without it: its triggers and table dropped.
+    // The file compacted with the index; a copy of it without: its triggers and table dropped, compacted too.
     const db = sqliteDb(file);
     await sqliteAll(db, 'VACUUM');
     const withIndex = statSync(file).size;
     const stored = (await sqliteAll<{ n: number }>(db, 'SELECT COUNT(*) AS n FROM snippets'))[0]?.n;
     const code = await sqliteBytes(db);
+    await new Promise((r) => db.close(r));
+    const bare = path.join(dir, 'without-index.sqlite3');
+    copyFileSync(file, bare);
+    const bareDb = sqliteDb(bare);
     for (const sql of [
       'DROP TRIGGER snippet_search_insert',
       'DROP TRIGGER snippet_search_update',
@@ -303,19 +336,22 @@ async function sqliteRun(): Promise<EngineRun> {
       'DROP TABLE snippet_search',
       'VACUUM',
     ])
-      await sqliteAll(db, sql);
-    await new Promise((r) => db.close(r));
-    const withoutIndex = statSync(file).size;
-    const without = await withService(env, (pid) => writes(pid, run.token, 'without the index', false));
+      await sqliteAll(bareDb, sql);
+    await new Promise((r) => bareDb.close(r));
+    const withoutIndex = statSync(bare).size;
+    const written = await writesCompared(run.token, [
+      { label: 'with the index', indexed: true, env },
+      { label: 'without the index', indexed: false, env: serviceEnv(`sqlite:${bare}`) },
+    ]);
     rmSync(dir, { recursive: true, force: true }); // the copy: the growth's seed may need the room
     const grown = GROWTH ? await growth(serviceEnv(`sqlite:${await sqliteSeed(GROWTH * COUNT)}`)) : undefined;
     return {
       name: 'SQLite',
       reads: run.reads,
       mixed: run.mixed,
-      writes: [...run.writes, ...without],
+      writes: written,
       sizes: [
-        `${stored} snippets after the writes (titles and code ${mb(code)}), file (VACUUM) with the index ${mb(withIndex)}, without it ${mb(withoutIndex)}: the index takes ${mb(withIndex - withoutIndex)}, ${((withIndex - withoutIndex) / code).toFixed(2)}× the code it indexes (the file ${(withIndex / withoutIndex).toFixed(2)}× the file without)`,
+        `${stored} snippets before the writes (titles and code ${mb(code)}), file (VACUUM) with the index ${mb(withIndex)}, without it ${mb(withoutIndex)}: the index takes ${mb(withIndex - withoutIndex)}, ${((withIndex - withoutIndex) / code).toFixed(2)}× the code it indexes (the file ${(withIndex / withoutIndex).toFixed(2)}× the file without)`,
       ],
       indexRatio: (withIndex - withoutIndex) / code,
       growth: grown,
@@ -370,15 +406,26 @@ async function mariadbRun(): Promise<EngineRun | undefined> {
     const run = await withService(env, async (pid) => {
       const token = await apiToken(BASE, 'bench', 'benchpass');
       const [own] = await ownSnippetIds();
-      return {
-        token,
-        reads: await reads(pid),
-        mixed: await mixed(token, own!),
-        writes: await writes(pid, token, 'with the index', true),
-      };
+      return { token, reads: await reads(pid), mixed: await mixed(token, own!) };
     });
+    // What the side without the index has in its place (BLACKHOLE, or a table without its FULLTEXT key), learnt once.
     const aside = await setIndexTableAside(url);
-    const without = await withService(env, (pid) => writes(pid, run.token, `without the index (${aside})`, false));
+    await putIndexTableBack(url);
+    let isAside = false;
+    const written = await writesCompared(run.token, [
+      {
+        label: 'with the index',
+        indexed: true,
+        env,
+        before: async () => void (isAside && (await putIndexTableBack(url), (isAside = false))),
+      },
+      {
+        label: `without the index (${aside})`,
+        indexed: false,
+        env,
+        before: async () => void (isAside || (await setIndexTableAside(url), (isAside = true))),
+      },
+    ]);
     await restoreMysqlSeed(seed);
     const codeBytes = Number(code!.n);
     const indexBytes = index.table + (index.fulltext ?? 0);
@@ -396,7 +443,7 @@ async function mariadbRun(): Promise<EngineRun | undefined> {
       name,
       reads: run.reads,
       mixed: run.mixed,
-      writes: [...run.writes, ...without],
+      writes: written,
       sizes: [
         `${Number(code!.c)} snippets seeded (titles and code ${mb(codeBytes)}); the index: its table (rows of words, keys) ${mb(index.table)}, InnoDB's FULLTEXT tables ${index.fulltext === undefined ? 'not readable here (no PROCESS privilege, no data directory)' : mb(index.fulltext)}: ${(indexBytes / codeBytes).toFixed(2)}× the code it indexes`,
       ],
@@ -472,11 +519,17 @@ const pct = (a: number, b: number) => `${((a / b) * 100).toFixed(0)}%`;
 
 /** Issue 28's targets table, a column for each engine, from the figures above. */
 function targets(runs: EngineRun[]): string {
-  const write = (r: EngineRun, kind: WriteRow['kind'], indexed: boolean) =>
-    r.writes.find((w) => w.kind === kind && w.indexed === indexed)!;
+  /** A side's rate: the mean of its rounds, with their loads. */
+  const side = (r: EngineRun, kind: WriteRow['kind'], indexed: boolean) => {
+    const rounds = r.writes.filter((w) => w.kind === kind && w.indexed === indexed);
+    return {
+      rps: rounds.reduce((n, w) => n + w.result.rps, 0) / rounds.length,
+      load: rounds.map((w) => w.load).join(', '),
+    };
+  };
   const writeShare = (r: EngineRun, kind: WriteRow['kind']) => {
-    const [w, wo] = [write(r, kind, true), write(r, kind, false)];
-    return `${pct(w.result.rps, wo.result.rps)} (${w.result.rps.toFixed(0)} against ${wo.result.rps.toFixed(0)}/s; load ${w.load}, ${wo.load})`;
+    const [w, wo] = [side(r, kind, true), side(r, kind, false)];
+    return `${pct(w.rps, wo.rps)} (${w.rps.toFixed(0)} against ${wo.rps.toFixed(0)}/s, the mean of ${WRITE_ROUNDS} rounds each; load ${w.load}; ${wo.load})`;
   };
   const rows: [string, string, (r: EngineRun) => string][] = [
     [
