@@ -199,7 +199,7 @@ async function forgetRun(conn: mysql.Connection, lastId: number): Promise<void> 
   await restoreIndexTable(conn);
   await conn.query('DELETE FROM snippets WHERE id > ?', [lastId]);
   await conn.query(
-    "UPDATE users SET stored_bytes = (SELECT COALESCE(SUM(r.bytes), 0) FROM snippet_revisions r JOIN snippets s ON s.id = r.snippet_id WHERE s.owner_id = users.id) WHERE username = 'bench'",
+    "UPDATE user_storage SET stored_bytes = (SELECT COALESCE(SUM(r.bytes), 0) FROM snippet_revisions r JOIN snippets s ON s.id = r.snippet_id WHERE s.owner_id = user_storage.user_id) WHERE user_id = (SELECT id FROM users WHERE username = 'bench')",
   );
 }
 

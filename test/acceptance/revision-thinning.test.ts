@@ -89,8 +89,9 @@ describe('revision thinning', () => {
   async function bytes(): Promise<[number, number]> {
     const [row] = await select<{ counted: number; held: number | null }>(
       testStore(),
-      `SELECT u.stored_bytes AS counted, (SELECT SUM(r.bytes) FROM snippet_revisions r JOIN snippets s ON s.id = r.snippet_id
-         WHERE s.owner_id = u.id) AS held FROM users u WHERE u.username = ?`,
+      `SELECT (SELECT c.stored_bytes FROM user_storage c WHERE c.user_id = u.id) AS counted, (SELECT SUM(r.bytes)
+         FROM snippet_revisions r JOIN snippets s ON s.id = r.snippet_id WHERE s.owner_id = u.id) AS held
+       FROM users u WHERE u.username = ?`,
       ['alice'],
     );
     return [Number(row!.counted), Number(row!.held ?? 0)];

@@ -12,10 +12,10 @@ const QUOTA = 1000;
 async function stored(username: string): Promise<number> {
   const [row] = await select<{ bytes: number }>(
     testStore(),
-    'SELECT stored_bytes AS bytes FROM users WHERE username = ?',
+    'SELECT c.stored_bytes AS bytes FROM user_storage c JOIN users u ON u.id = c.user_id WHERE u.username = ?',
     [username],
   );
-  return Number(row!.bytes);
+  return Number(row?.bytes ?? 0);
 }
 
 /** The bytes the user's revisions really hold, summed: the counter must always equal it. */

@@ -1,6 +1,7 @@
-// A user's storage (docs/operations.md "Storage per user"): users.stored_bytes, the bytes of every revision their
+// A user's storage (docs/operations.md "Storage per user"): user_storage.stored_bytes, the bytes of every revision their
 // snippets keep, changed in the transaction of each save and delete that changes them, and checked there against
-// USER_QUOTA_BYTES; and the biggest users, for `snippets usage`.
+// USER_QUOTA_BYTES; and the biggest users, for `snippets usage`. The count is a save's last statement before its
+// COMMIT: on MySQL/MariaDB its row stays locked until then (migration 0019-user-storage).
 import { OverQuota } from '../../refusal';
 import type { Store } from '../database';
 import { select } from '../select';
@@ -9,31 +10,48 @@ import type { Tx } from '../transaction';
 /**
  * Adds `delta` bytes to the owner's count. A growth that would pass the quota changes nothing and throws OverQuota
  * (the transaction then stores nothing); a save that frees space always goes through, even for a user already past a
- * quota lowered since. The check and the addition are one UPDATE, so two saves at once cannot both pass it.
+ * quota lowered since. The check and the addition are one UPDATE, so two saves at once cannot both pass it. A user
+ * without a row yet (their first save) gets one; two first saves at once: on MySQL/MariaDB one loses a deadlock and is
+ * run again (src/store/retry.ts), on SQLite the writes are one at a time.
  */
 export async function charge(store: Pick<Store, 'quotaBytes'>, tx: Tx, ownerId: number, delta: number): Promise<void> {
   if (delta === 0) return;
   const quota = store.quotaBytes;
   if (delta < 0 || quota === 0) {
-    await tx.change(
-      'UPDATE users SET stored_bytes = CASE WHEN stored_bytes + ? > 0 THEN stored_bytes + ? ELSE 0 END WHERE id = ?',
+    const changed = await tx.change(
+      'UPDATE user_storage SET stored_bytes = CASE WHEN stored_bytes + ? > 0 THEN stored_bytes + ? ELSE 0 END WHERE user_id = ?',
       [delta, delta, ownerId],
     );
+    if (!changed && delta > 0) await firstCount(tx, ownerId, delta);
     return;
   }
   if (
-    await tx.change('UPDATE users SET stored_bytes = stored_bytes + ? WHERE id = ? AND stored_bytes + ? <= ?', [
-      delta,
-      ownerId,
-      delta,
-      quota,
-    ])
+    await tx.change(
+      'UPDATE user_storage SET stored_bytes = stored_bytes + ? WHERE user_id = ? AND stored_bytes + ? <= ?',
+      [delta, ownerId, delta, quota],
+    )
   )
     return;
-  const [row] = await tx.selectForUpdate<{ stored: number }>('SELECT stored_bytes AS stored FROM users WHERE id = ?', [
-    ownerId,
-  ]);
+  const [row] = await tx.selectForUpdate<{ stored: number }>(
+    'SELECT stored_bytes AS stored FROM user_storage WHERE user_id = ?',
+    [ownerId],
+  );
+  if (!row && delta <= quota) return firstCount(tx, ownerId, delta);
   throw new OverQuota(quota, Number(row?.stored ?? 0));
+}
+
+async function firstCount(tx: Tx, ownerId: number, bytes: number): Promise<void> {
+  await tx.insert('INSERT INTO user_storage (user_id, stored_bytes) VALUES (?, ?)', [ownerId, bytes]);
+}
+
+/** The owner's stored bytes: 0 before their first save. */
+async function storedBytes(store: Store, ownerId: number): Promise<number> {
+  const [row] = await select<{ stored: number }>(
+    store,
+    'SELECT stored_bytes AS stored FROM user_storage WHERE user_id = ?',
+    [ownerId],
+  );
+  return Number(row?.stored ?? 0);
 }
 
 /**
@@ -43,10 +61,7 @@ export async function charge(store: Pick<Store, 'quotaBytes'>, tx: Tx, ownerId: 
 export async function assertRoomFor(store: Store, ownerId: number, bytes: number): Promise<void> {
   const quota = store.quotaBytes;
   if (quota === 0) return;
-  const [row] = await select<{ stored: number }>(store, 'SELECT stored_bytes AS stored FROM users WHERE id = ?', [
-    ownerId,
-  ]);
-  const stored = Number(row?.stored ?? 0);
+  const stored = await storedBytes(store, ownerId);
   if (stored + bytes > quota) throw new OverQuota(quota, stored);
 }
 
@@ -61,10 +76,10 @@ export interface UserUsage {
 export async function biggestUsers(store: Store, limit: number): Promise<UserUsage[]> {
   const rows = await select<UserUsage>(
     store,
-    `SELECT u.username AS username, u.stored_bytes AS bytes,
+    `SELECT u.username AS username, COALESCE(c.stored_bytes, 0) AS bytes,
        (SELECT COUNT(*) FROM snippets s WHERE s.owner_id = u.id) AS snippets,
        (SELECT COUNT(*) FROM snippets s JOIN snippet_revisions r ON r.snippet_id = s.id WHERE s.owner_id = u.id) AS revisions
-     FROM users u ORDER BY u.stored_bytes DESC, u.id LIMIT ${limit}`,
+     FROM users u LEFT JOIN user_storage c ON c.user_id = u.id ORDER BY bytes DESC, u.id LIMIT ${limit}`,
   );
   return rows.map((r) => ({
     username: r.username,

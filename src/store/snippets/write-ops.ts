@@ -64,13 +64,13 @@ export interface CreateArgs {
 }
 
 async function create(tx: Tx, a: CreateArgs, indexer?: Indexer): Promise<StoredSnippet> {
-  // The owner's count first: on MySQL/MariaDB its row lock is then taken before the INSERT's foreign-key check
-  // share-locks the same row, which two creates of one user would otherwise both hold and deadlock on.
-  await charge(a.limits, tx, a.ownerId, a.bytes);
   const id = await tx.insert(INSERT_SQL, [a.now, ...SAVED_NAMES.map((f) => a.saved[f]), a.highlighted, a.ownerId]);
-  // Revision 1 is never thinned: the count above is its size.
+  // Revision 1 is never thinned: its size is what the count below adds.
   await insertRevision(a.limits, tx, id, 1, a.now, a.saved);
   if (a.entry !== undefined) await indexer?.indexSnippet?.(tx, id, a.entry);
+  // The owner's count last, as a save's: on MySQL/MariaDB its row is locked from here to the COMMIT, and another
+  // create of the same user waits for it only that long (migration 0019-user-storage).
+  await charge(a.limits, tx, a.ownerId, a.bytes);
   return { ...a.saved, id, ownerId: a.ownerId, revision: 1 };
 }
 

@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import { QueryTypes } from 'sequelize';
 import { down, up } from '../../../src/migrations/0007-snippet-revisions';
 import * as storageUsage from '../../../src/migrations/0009-storage-usage';
+import * as userStorage from '../../../src/migrations/0019-user-storage';
 import { makeUser, resetDatabase } from '../../support/db';
 import { api, basic } from '../../support/http';
 import { testStore } from '../../support/runtime';
@@ -16,7 +17,8 @@ describe('migration 0007-snippet-revisions', () => {
     const sequelize = testStore().sequelize;
     const qi = sequelize.getQueryInterface();
     const alice = await makeUser('alice');
-    // The later migration that changes the revisions table goes back first, and comes again after.
+    // The later migrations that change the revisions table (and the count 0009 made) go back first, and come again after.
+    await userStorage.down(qi);
     await storageUsage.down(qi);
     await down(qi);
     try {
@@ -41,6 +43,7 @@ describe('migration 0007-snippet-revisions', () => {
     } finally {
       await up(qi);
       await storageUsage.up(qi);
+      await userStorage.up(qi);
     }
     const list = (await api().get('/snippets/').expect(200)).body as {
       id: number;
