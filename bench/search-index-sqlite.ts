@@ -3,7 +3,8 @@
 // migrated schema, then for each index (positions kept, `detail=full`, as before migration 0016; without positions,
 // `detail=none` + `columnsize=0`, migration 0016; contentless, a row removed by its rowid, migration 0018; no index) a
 // copy of that file: the index's pages (dbstat) against the
-// bytes of title and code it indexes, then BENCH_WRITES creates and as many code updates, each its own transaction,
+// bytes of title and code it indexes, then BENCH_WRITES creates and as many code updates, each its own transaction
+// (BENCH_WRITE_GROUP: that many a transaction, as the service's writer thread groups them),
 // the process's CPU time per write (SQLite's work included); and the rare term's and `return self`'s index query.
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,8 @@ import {
 
 const COUNT = Number(process.env.BENCH_SEARCH_SNIPPETS ?? 20000);
 const WRITES = Number(process.env.BENCH_WRITES ?? 400);
+/** Writes a transaction (1: each its own; the service's writer thread groups up to 16). */
+const GROUP = Math.max(1, Number(process.env.BENCH_WRITE_GROUP ?? 1));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 
 const run = (db: sqlite3.Database, sql: string, params: unknown[] = []) =>
@@ -96,25 +99,33 @@ async function cpuPerWrite(work: () => Promise<void>): Promise<number> {
   return (used.user + used.system) / 1000 / WRITES;
 }
 
+/** Write `i` of the round, in a transaction of GROUP writes (BENCH_WRITE_GROUP) when GROUP is more than 1. */
+async function grouped(db: sqlite3.Database, i: number, write: () => Promise<unknown>): Promise<void> {
+  if (GROUP > 1 && i % GROUP === 0) await run(db, 'BEGIN IMMEDIATE');
+  await write();
+  if (GROUP > 1 && ((i + 1) % GROUP === 0 || i === WRITES - 1)) await run(db, 'COMMIT');
+}
+
 async function writes(db: sqlite3.Database, salt: number): Promise<{ create: number; update: number }> {
   const [{ owner }] = (await all<{ owner: number }>(db, 'SELECT MIN(id) AS owner FROM users')) as [{ owner: number }];
   const ids: number[] = [];
   const create = await cpuPerWrite(async () => {
     for (let i = 0; i < WRITES; i++) {
-      await run(
-        db,
-        "INSERT INTO snippets (created, title, code, linenos, language, style, highlighted, owner_id) VALUES (datetime('now'), ?, ?, 0, 'python', 'friendly', '', ?)",
-        [`bench ${salt + i}`, writeCode(salt + i), owner],
-      );
-      ids.push((await all<{ id: number }>(db, 'SELECT last_insert_rowid() AS id'))[0]!.id);
+      await grouped(db, i, async () => {
+        await run(
+          db,
+          "INSERT INTO snippets (created, title, code, linenos, language, style, highlighted, owner_id) VALUES (datetime('now'), ?, ?, 0, 'python', 'friendly', '', ?)",
+          [`bench ${salt + i}`, writeCode(salt + i), owner],
+        );
+        ids.push((await all<{ id: number }>(db, 'SELECT last_insert_rowid() AS id'))[0]!.id);
+      });
     }
   });
   const update = await cpuPerWrite(async () => {
     for (let i = 0; i < WRITES; i++)
-      await run(db, 'UPDATE snippets SET code = ? WHERE id = ?', [
-        writeCode(salt + 50_000 + i),
-        1 + ((i * 37) % COUNT),
-      ]);
+      await grouped(db, i, () =>
+        run(db, 'UPDATE snippets SET code = ? WHERE id = ?', [writeCode(salt + 50_000 + i), 1 + ((i * 37) % COUNT)]),
+      );
   });
   return { create, update };
 }
@@ -207,7 +218,9 @@ async function main(): Promise<void> {
         r.queries?.[1] ?? '—',
       ]);
     }
-    console.log(`\nSearch index bench: ${COUNT} snippets, ${WRITES} creates and updates per round, ${ROUNDS} rounds\n`);
+    console.log(
+      `\nSearch index bench: ${COUNT} snippets, ${WRITES} creates and updates per round in transactions of ${GROUP}, ${ROUNDS} rounds\n`,
+    );
     console.log(markdownTable(rows));
   } finally {
     rmSync(dir, { recursive: true, force: true });

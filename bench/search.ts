@@ -2,6 +2,7 @@
 // BENCH_DATABASE_URL) MariaDB, beside the unfiltered list; the mixed load with searching readers; creates and updates
 // with and without the search index; the index's size against the code; the rare term at 4 times the snippets; and
 // issue 28's targets from those figures. The seeded data is kept between runs (bench/search-dataset.ts).
+// BENCH_SEARCH_ONLY=mariadb leaves SQLite's half out; =growth runs the growth row alone (growthOnly).
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -583,9 +584,13 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(1))
       .join(' ')}`,
   );
-  if (process.env.BENCH_SEARCH_ONLY === 'growth') return growthOnly();
-  const runs = [await sqliteRun()];
-  console.log(report(runs[0]!));
+  const only = process.env.BENCH_SEARCH_ONLY;
+  if (only === 'growth') return growthOnly();
+  const runs: EngineRun[] = [];
+  if (only !== 'mariadb') {
+    runs.push(await sqliteRun());
+    console.log(report(runs[0]!));
+  }
   const maria = await mariadbRun();
   if (maria) {
     runs.push(maria);
