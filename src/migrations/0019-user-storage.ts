@@ -5,7 +5,9 @@
 // event loop under load. Sixteen writers of one user beside sixteen readers made 39 creates a second, p99 571 ms
 // (`npm run bench:mixed` on MariaDB, 2026-11-26). A row of user_storage is locked by nothing else: counted last, it is
 // held for the count and the COMMIT. A user without a row (made after this migration) gets one at their first save
-// (src/store/snippets/usage.ts).
+// (src/store/snippets/usage.ts). users.stored_bytes stays, no longer read nor written by this release: a process of the
+// release before, still serving during a rolling restart, saves without an error (its counts of that window go to the
+// old column). A later migration drops it.
 import { DataTypes, type QueryInterface } from 'sequelize';
 
 export async function up(qi: QueryInterface): Promise<void> {
@@ -19,12 +21,9 @@ export async function up(qi: QueryInterface): Promise<void> {
     stored_bytes: { type: DataTypes.BIGINT, allowNull: false, defaultValue: 0 },
   });
   await qi.sequelize.query('INSERT INTO user_storage (user_id, stored_bytes) SELECT id, stored_bytes FROM users');
-  // DROP COLUMN in place (0009's down says why not removeColumn on SQLite).
-  await qi.sequelize.query('ALTER TABLE users DROP COLUMN stored_bytes');
 }
 
 export async function down(qi: QueryInterface): Promise<void> {
-  await qi.addColumn('users', 'stored_bytes', { type: DataTypes.BIGINT, allowNull: false, defaultValue: 0 });
   await qi.sequelize.query(
     'UPDATE users SET stored_bytes = COALESCE((SELECT s.stored_bytes FROM user_storage s WHERE s.user_id = users.id), 0)',
   );
