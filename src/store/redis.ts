@@ -44,6 +44,8 @@ type RedisConfig = Pick<Config, 'REDIS_URL'> & Partial<Pick<Config, 'REDIS_TIMEO
 export class RedisConnection {
   readonly client: Redis;
   private readonly connected: Promise<unknown>;
+  /** Settles at the first connect's outcome: ready, or its first error. */
+  private readonly tried: Promise<void>;
   private readonly timeoutMs: number;
   private readonly watchdog: NodeJS.Timeout;
   private closed = false;
@@ -57,13 +59,17 @@ export class RedisConnection {
       commandOptions: { timeout: timeoutMs },
       socket: { connectTimeout: timeoutMs },
     }));
+    let tried = () => {};
+    this.tried = new Promise<void>((resolve) => (tried = resolve));
     // Without a listener an 'error' event would end the process; one line per outage, not one per retry.
     let down = false;
     client.on('error', (err: unknown) => {
+      tried();
       if (!down) log.warn({ err }, 'redis is not answering; retrying');
       down = true;
     });
     client.on('ready', () => {
+      tried();
       if (down) log.info('redis: connected again');
       down = false;
     });
@@ -77,19 +83,25 @@ export class RedisConnection {
   }
 
   /** Resolves once the client is connected, or after REDIS_TIMEOUT_MS if it is not (callers then meet errors, not a wait). */
-  async ready(): Promise<void> {
+  ready(): Promise<void> {
+    return this.within(this.connected);
+  }
+
+  /** Resolves when `settled` settles, or after REDIS_TIMEOUT_MS. */
+  private async within(settled: Promise<unknown>): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.connected.catch(() => {}), new Promise((r) => (timer = setTimeout(r, this.timeoutMs)))]);
+    await Promise.race([settled.catch(() => {}), new Promise((r) => (timer = setTimeout(r, this.timeoutMs)))]);
     clearTimeout(timer);
   }
 
   /**
    * For /readyz: resolves when Redis answers a PING within REDIS_TIMEOUT_MS; rejects otherwise. A probe while the first
-   * connection is being made waits for it (ready()): at every start of a process the load balancer's first probe
-   * comes before it, and its 503 would be logged as an error (CI of 5ed9d5e, test/server/lifecycle.test.ts).
+   * connection is being made waits for its outcome, no longer: at every start of a process the load balancer's first
+   * probe comes before it, and its 503 would be logged as an error (CI of 5ed9d5e, test/server/lifecycle.test.ts);
+   * a server that is not there answers 503 once the connect has failed.
    */
   async ping(): Promise<void> {
-    if (!this.client.isReady) await this.ready();
+    if (!this.client.isReady) await this.within(this.tried);
     if (!this.client.isReady) throw new Error('redis is not connected');
     if (!(await answers(this.client, this.timeoutMs))) throw new Error('redis did not answer in time');
   }
