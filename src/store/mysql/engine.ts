@@ -1,12 +1,14 @@
-// The MySQL/MariaDB store: Sequelize's pool for writes, a read pool and a search pool (one per replica) for SELECTs,
-// each statement under its deadline and killed on the server past it; its transactions, migration lock, readiness
-// probe, shared counters and dialect.
+// The MySQL/MariaDB store: a writer thread with a pool of its own for the snippet writes' transactions
+// (writer-worker.ts), Sequelize's pool for the other writes, a read pool and a search pool (one per replica) for
+// SELECTs, each statement under its deadline and killed on the server past it; its transactions, migration lock,
+// readiness probe, shared counters and dialect.
+import path from 'node:path';
 import { createPool, type ConnectionOptions, type Pool, type PoolConnection } from 'mysql2';
 import { RateLimiterMySQL, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { Sequelize } from 'sequelize';
 import type { Config } from '../../config';
 import { statementStop, stoppable } from '../cancellation';
-import type { CounterOptions, Engine, ReadKind, Readiness, Tx } from '../engine';
+import type { CounterOptions, Engine, PortableWork, ReadKind, Readiness, Tx } from '../engine';
 import { mysql2WithDeadline, withDeadline, withoutStatementDeadline } from '../mysql-deadline';
 import { Killer } from '../mysql-kill';
 import { rarerFirst, type SearchSql, type SearchTerms } from '../search';
@@ -14,15 +16,17 @@ import { MIGRATION_WAIT_SECONDS, withMysqlLock } from './migration-lock';
 import { mysqlReadiness } from './readiness';
 import {
   addIndexHooks,
+  entryOf,
   indexSnippets,
-  LOWERED,
+  isAscii,
   searchIndexCondition,
   UPSERT_ONE,
   widthOf,
-  wordsOf,
 } from './search-index';
-import { server } from './server';
+import { killerOptions, poolOptions, server } from './server';
 import { mysqlTransaction, storedTime } from './transaction';
+import { WriterThread } from '../writer-thread';
+import type { MysqlWriterData } from './writer-worker';
 
 type MysqlConfig = Pick<Config, 'DATABASE_URL'> &
   Partial<
@@ -45,10 +49,6 @@ export interface Lane {
   timeoutMs: number;
 }
 
-/** Text the server lowers as JavaScript does: ASCII, whose only letters to lower are A-Z (no statement for it). */
-// eslint-disable-next-line no-control-regex
-const isAscii = (text: string) => /^[\x00-\x7f]*$/.test(text);
-
 /** A MySQL/MariaDB server's key among the killers: its host and port. */
 function address(c: Pick<ConnectionOptions, 'host' | 'port'>): string {
   return `${c.host ?? 'localhost'}:${Number(c.port ?? 3306)}`;
@@ -68,42 +68,21 @@ export class MysqlEngine implements Engine {
    */
   readonly orderedJoin = 'STRAIGHT_JOIN';
   private readonly url: string;
+  /** The snippet writes' transactions, on a thread of their own (writer-worker.ts). */
+  private readonly writer: WriterThread;
 
   constructor(config: MysqlConfig) {
     const url = (this.url = config.DATABASE_URL);
     const timeoutMs = config.DATABASE_TIMEOUT_MS ?? 5000;
     const searchTimeoutMs = config.SEARCH_TIMEOUT_MS ?? 5000;
     const replicas = config.DATABASE_REPLICA_URLS ?? [];
-    for (const u of [url, ...replicas]) {
-      const s = server(u);
-      this.killers.set(
-        address(s),
-        new Killer(
-          { host: s.host, port: s.port, user: s.username, password: s.password, database: s.database },
-          timeoutMs,
-        ),
-      );
-    }
+    for (const u of [url, ...replicas]) this.killers.set(address(server(u)), new Killer(killerOptions(u), timeoutMs));
     const killerAt = (c: ConnectionOptions) => this.killers.get(address(c));
     // SELECTs run on plain mysql2 pools: on Sequelize's connections, its typeCast hook made mysql2 build an object for
     // every field of every row (a quarter of the CPU of a page of 100 snippets). Dates are read in UTC, as Sequelize's.
     const readPools = (size: number, ms: number) =>
       (replicas.length ? replicas : [url]).map((u) => {
-        const s = server(u);
-        const pool = createPool({
-          host: s.host,
-          port: s.port,
-          user: s.username,
-          password: s.password,
-          database: s.database,
-          charset: 'utf8mb4',
-          timezone: 'Z',
-          supportBigNumbers: true,
-          connectionLimit: size,
-          maxIdle: 0,
-          idleTimeout: 10000,
-          connectTimeout: timeoutMs,
-        });
+        const pool = createPool(poolOptions(u, size, timeoutMs));
         pool.on('connection', (connection) => {
           withDeadline(connection, ms, killerAt(connection.config));
           // MariaDB stops a statement past max_statement_time (in seconds) by itself: the bound holds even when the
@@ -131,6 +110,10 @@ export class MysqlEngine implements Engine {
       ...(replicas.length ? { replication: { read: replicas.map(server), write: server(url) } } : {}),
     });
     addIndexHooks(this.sequelize);
+    // A thread that ends fails the transactions it had as a lost connection (a 503): the server rolls back what they
+    // had not committed.
+    const writerData: MysqlWriterData = { url, poolMax: config.DATABASE_POOL_MAX ?? 10, timeoutMs };
+    this.writer = new WriterThread(path.join(__dirname, 'writer-worker'), writerData, 'PROTOCOL_CONNECTION_LOST');
   }
 
   /** The killer of the server `connection` is on (src/store/mysql-kill.ts). */
@@ -174,8 +157,12 @@ export class MysqlEngine implements Engine {
     }
   }
 
-  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    return mysqlTransaction(this.sequelize, work);
+  /** A portable work on the writer thread; any other on one of Sequelize's connections, in this thread. */
+  async transaction<T>(work: (tx: Tx) => Promise<T>, portable?: PortableWork): Promise<T> {
+    if (!portable) return mysqlTransaction(this.sequelize, work);
+    const [outcome] = await this.writer.commit([portable]);
+    if (!outcome!.ok) throw outcome!.err;
+    return outcome!.value as T;
   }
 
   withMigrationLock<T>(work: () => Promise<T>, waitSeconds = MIGRATION_WAIT_SECONDS): Promise<T> {
@@ -253,12 +240,8 @@ export class MysqlEngine implements Engine {
    * the read pool before the save's transaction: the transaction then adds one statement, not two. ASCII text is
    * lowered here, with no statement.
    */
-  async searchEntry(title: string, code: string): Promise<string> {
-    const [lowered] =
-      isAscii(title) && isAscii(code)
-        ? [{ title: title.toLowerCase(), code: code.toLowerCase() }]
-        : await this.select<{ title: string; code: string }>(LOWERED, [title, code], 'read');
-    return wordsOf(lowered!.title, lowered!.code, await widthOf(this.sequelize));
+  searchEntry(title: string, code: string): Promise<string> {
+    return entryOf(title, code, (sql, params) => this.select(sql, params, 'read'), widthOf(this.sequelize));
   }
 
   async indexSnippet(tx: Tx, id: number, entry: string): Promise<void> {
@@ -273,6 +256,7 @@ export class MysqlEngine implements Engine {
   }
 
   async close(): Promise<void> {
+    await this.writer.close();
     for (const killer of this.killers.values()) killer.close();
     await Promise.all([...this.read.pools, ...this.searchLane.pools].map((pool) => pool.promise().end()));
     await this.sequelize.close();

@@ -33,17 +33,26 @@ const WORDS_PER_TERM = 2;
 /** The width of the words, from the server's innodb_ft_min_token_size (changing it asks for `snippets reindex`). */
 const widths = new WeakMap<Sequelize, Promise<number>>();
 
+/** A SELECT of the server's, with `?` placeholders (the search's run on its lane). */
+export type Select = <T extends object>(sql: string, params: readonly unknown[]) => Promise<T[]>;
+
+/** The server's innodb_ft_min_token_size, and the words' width it makes. */
+export const MIN_TOKEN_SIZE = 'SELECT @@innodb_ft_min_token_size AS n';
+export const widthFrom = ([row]: { n: number }[]) => tokenWidth(Number(row?.n ?? 3));
+
 export function widthOf(sequelize: Sequelize): Promise<number> {
   let width = widths.get(sequelize);
   if (!width) {
-    width = sequelize
-      .query<{ n: number }>('SELECT @@innodb_ft_min_token_size AS n', { type: QueryTypes.SELECT })
-      .then(([row]) => tokenWidth(Number(row?.n ?? 3)));
+    width = sequelize.query<{ n: number }>(MIN_TOKEN_SIZE, { type: QueryTypes.SELECT }).then(widthFrom);
     width.catch(() => widths.delete(sequelize));
     widths.set(sequelize, width);
   }
   return width;
 }
+
+/** Text the server lowers as JavaScript does: ASCII, whose only letters to lower are A-Z (no statement for it). */
+// eslint-disable-next-line no-control-regex
+export const isAscii = (text: string) => /^[\x00-\x7f]*$/.test(text);
 
 /**
  * A title and code lowered by the server as the stored columns are (utf8mb4, binary collation), so the words and the
@@ -55,6 +64,18 @@ export const UPSERT_ONE = `INSERT INTO ${WORDS_TABLE} (snippet_id, words) VALUES
 
 /** The row of words of a lowered title and code. */
 export const wordsOf = (title: string, code: string, width: number) => trigramWords([title, code], width).join(' ');
+
+/**
+ * The words of a title and code as the server lowers them (as the search's match lowers the stored text): ASCII text
+ * is lowered here, with no statement; other text by `select` (LOWERED).
+ */
+export async function entryOf(title: string, code: string, select: Select, width: Promise<number>): Promise<string> {
+  const [lowered] =
+    isAscii(title) && isAscii(code)
+      ? [{ title: title.toLowerCase(), code: code.toLowerCase() }]
+      : await select<{ title: string; code: string }>(LOWERED, [title, code]);
+  return wordsOf(lowered!.title, lowered!.code, await width);
+}
 
 /**
  * Indexes the snippets with ids in `ids` (a model's save or bulk create, in its transaction when it has one), or the
@@ -109,9 +130,6 @@ export function addIndexHooks(sequelize: Sequelize): void {
     if (ids.length && writesText(options.fields)) await indexSnippets(sequelize, { ids }, options.transaction);
   });
 }
-
-/** A SELECT on the search lane. */
-export type Select = <T extends object>(sql: string, params: readonly unknown[]) => Promise<T[]>;
 
 /**
  * Up to this many candidates, the list is given their ids, read once for the request: a page reads its window, its

@@ -1,4 +1,5 @@
 // A mysql:// (or mariadb://) URL's connection settings.
+import type { PoolOptions } from 'mysql2';
 
 /** Connection settings of one mysql:// URL, in the shape Sequelize's replication option takes. */
 export function server(url: string) {
@@ -10,4 +11,32 @@ export function server(url: string) {
     password: decodeURIComponent(u.password),
     database: decodeURIComponent(u.pathname.slice(1)),
   };
+}
+
+/**
+ * A mysql2 pool of up to `size` connections to `url`'s server, for the statements the store runs on its own: dates in
+ * UTC (as Sequelize's), a connection closed after 10 s idle, a connect bounded by `connectTimeoutMs`.
+ */
+export function poolOptions(url: string, size: number, connectTimeoutMs: number): PoolOptions {
+  const s = server(url);
+  return {
+    host: s.host,
+    port: s.port,
+    user: s.username,
+    password: s.password,
+    database: s.database,
+    charset: 'utf8mb4',
+    timezone: 'Z',
+    supportBigNumbers: true,
+    connectionLimit: size,
+    maxIdle: 0,
+    idleTimeout: 10000,
+    connectTimeout: connectTimeoutMs,
+  };
+}
+
+/** The store's own credentials on `url`'s server, for its killer (src/store/mysql-kill.ts). */
+export function killerOptions(url: string) {
+  const s = server(url);
+  return { host: s.host, port: s.port, user: s.username, password: s.password, database: s.database };
 }

@@ -1,6 +1,6 @@
-// MySQL/MariaDB's transaction of writes: prepared statements on one of Sequelize's pooled connections, used directly
-// (Sequelize's own transaction() costs four passes through its query machinery per save, the node process's CPU), with
-// the same deadlines.
+// MySQL/MariaDB's transaction of writes: prepared statements on a pooled connection used directly (the writer thread's,
+// writer-worker.ts, or one of Sequelize's: its own transaction() costs four passes through its query machinery per
+// save, the node process's CPU), under the connection's deadlines.
 import type { Connection, QueryError, ResultSetHeader } from 'mysql2';
 import type { Sequelize } from 'sequelize';
 import type { Tx } from '../engine';
@@ -13,9 +13,9 @@ export function storedTime(date: Date): string {
 const bound = (params: readonly unknown[]) => params.map((p) => (p instanceof Date ? storedTime(p) : p));
 
 /** A pooled mysql2 connection, its statements under DATABASE_TIMEOUT_MS (src/store/mysql-deadline.ts). */
-type MysqlConnection = Pick<Connection, 'query' | 'execute'>;
+export type MysqlConnection = Pick<Connection, 'query' | 'execute'>;
 
-function mysqlRun<T>(connection: MysqlConnection, sql: string, params?: readonly unknown[]): Promise<T> {
+export function mysqlRun<T>(connection: MysqlConnection, sql: string, params?: readonly unknown[]): Promise<T> {
   return new Promise((resolve, reject) => {
     const done = (err: QueryError | null, result: unknown) => (err ? reject(err) : resolve(result as T));
     if (params) connection.execute(sql, bound(params) as never, done);
@@ -39,20 +39,26 @@ function mysqlTx(connection: MysqlConnection): Tx {
   };
 }
 
+/** START TRANSACTION, `work`, COMMIT on `connection`; ROLLBACK when `work` throws. */
+export async function inTransaction<T>(connection: MysqlConnection, work: (tx: Tx) => Promise<T>): Promise<T> {
+  await mysqlRun(connection, 'START TRANSACTION');
+  try {
+    const result = await work(mysqlTx(connection));
+    await mysqlRun(connection, 'COMMIT');
+    return result;
+  } catch (err) {
+    await mysqlRun(connection, 'ROLLBACK').catch(() => {});
+    throw err;
+  }
+}
+
+/** A transaction on one of Sequelize's pooled connections (the writes that no writer thread runs). */
 export async function mysqlTransaction<T>(sequelize: Sequelize, work: (tx: Tx) => Promise<T>): Promise<T> {
   const connection = (await sequelize.connectionManager.getConnection({
     type: 'write',
   })) as unknown as MysqlConnection;
   try {
-    await mysqlRun(connection, 'START TRANSACTION');
-    try {
-      const result = await work(mysqlTx(connection));
-      await mysqlRun(connection, 'COMMIT');
-      return result;
-    } catch (err) {
-      await mysqlRun(connection, 'ROLLBACK').catch(() => {});
-      throw err;
-    }
+    return await inTransaction(connection, work);
   } finally {
     sequelize.connectionManager.releaseConnection(connection as never);
   }

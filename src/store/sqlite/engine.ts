@@ -1,5 +1,5 @@
 // The SQLite store: one writer (Sequelize's connection), on a file a writer thread for the snippet writes' transactions
-// (writer-thread.ts), two readers and a search reader per process, each with its prepared statements; its transactions,
+// (src/store/writer-thread.ts), two readers and a search reader per process, each with its prepared statements; its transactions,
 // migration lock, readiness probe and dialect.
 import { statfs } from 'node:fs/promises';
 import path from 'node:path';
@@ -16,7 +16,8 @@ import type { SearchTerms } from '../search';
 import { StatementCache } from './statements';
 import { openConnection } from './connection';
 import { GroupCommit } from './group-commit';
-import { WriterThread } from './writer-thread';
+import { WriterThread } from '../writer-thread';
+import type { SqliteWriterData } from './writer-worker';
 import { exec, storedTime, writerStatements } from './transaction';
 
 type SqliteConfig = Partial<
@@ -82,6 +83,10 @@ function openReader(file: string, pragmas: string[]): Promise<sqlite3.Database> 
   return openConnection(file, [...settings, 'query_only = ON']);
 }
 
+/** SQLite's writer thread on a file (writer-worker.ts); a thread that ends fails its groups as an I/O error (a 503). */
+export const sqliteWriterThread = (data: SqliteWriterData) =>
+  new WriterThread(path.join(__dirname, 'writer-worker'), data, 'SQLITE_IOERR');
+
 export class SqliteEngine implements Engine {
   readonly name = 'sqlite';
   readonly sequelize: Sequelize;
@@ -140,10 +145,10 @@ export class SqliteEngine implements Engine {
       'foreign_keys = ON',
     ];
     this.pragmas = pragmas(config.SQLITE_BUSY_TIMEOUT_MS ?? 5000);
-    // On a file the snippet writes run on a thread of their own (writer-thread.ts), which waits for the file's lock
+    // On a file the snippet writes run on a thread of their own (src/store/writer-thread.ts), which waits for the file's lock
     // itself (take-lock.ts: no busy handler, no write turn); in memory there is one connection.
     this.thread = this.file
-      ? new WriterThread({
+      ? sqliteWriterThread({
           file: this.file,
           pragmas: pragmas(0),
           lockWaitMs: config.SQLITE_WRITE_TURN_TIMEOUT_MS ?? 5000,

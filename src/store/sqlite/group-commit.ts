@@ -7,6 +7,7 @@ import type sqlite3 from 'sqlite3';
 import type { PortableWork, Tx } from '../engine';
 import { BEGIN } from './take-lock';
 import { exec, sqliteTx } from './transaction';
+import type { Outcome } from '../writer-wire';
 
 /**
  * The most transactions one group holds: a bound on the wait of the group's first caller for its COMMIT (each work is a
@@ -18,13 +19,11 @@ type Work = (tx: Tx) => Promise<unknown>;
 
 interface Job {
   work: Work;
-  /** The same work by name, which the writer thread can run (src/store/sqlite/writer-thread.ts). */
+  /** The same work by name, which the writer thread can run (src/store/writer-thread.ts). */
   portable?: PortableWork;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
 }
-
-export type Outcome = { ok: true; value: unknown } | { ok: false; err: unknown };
 
 /**
  * Runs a group's portable works on the writer thread, holding the writer's line; the outcomes of those it ran, in

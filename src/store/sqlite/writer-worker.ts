@@ -1,29 +1,28 @@
-// The writer thread's own code (writer-thread.ts): one connection to the file, and each group it is sent run by
-// commitGroup, the works loaded by name from their module (src/store/engine.ts PortableWork), each group's transaction
-// opened with the file's lock taken by the thread itself (take-lock.ts).
+// SQLite's writer thread (src/store/writer-thread.ts): one connection to the file, and each group it is sent run by
+// commitGroup, the works loaded by name from their module (writer-wire.ts workOf), each group's transaction opened
+// with the file's lock taken by the thread itself (take-lock.ts).
 import { parentPort, workerData } from 'node:worker_threads';
-import type { PortableWork, Tx } from '../engine';
+import type { PortableWork } from '../engine';
 import { commitGroup } from './group-commit';
 import { beginImmediate } from './take-lock';
 import { openConnection } from './connection';
 import { writerStatements } from './transaction';
-import { toWire } from './writer-wire';
-import type { WriterThreadData } from './writer-thread';
+import { toWire, workOf } from '../writer-wire';
 
-const { file, pragmas, lockWaitMs } = workerData as WriterThreadData;
+/** What the thread is given: the file, the PRAGMAs of its connection, and how long a group waits for the file's lock. */
+export interface SqliteWriterData {
+  file: string;
+  pragmas: string[];
+  /** The bound of take-lock.ts's wait: past it the group fails as SQLITE_BUSY (a 503). */
+  lockWaitMs: number;
+}
+
+const { file, pragmas, lockWaitMs } = workerData as SqliteWriterData;
 const port = parentPort!;
 
 const connection = openConnection(file, pragmas);
 // Awaited by each message's handling, which fails the thread when it cannot be opened (below).
 connection.catch(() => {});
-
-type Transactions = Record<string, (tx: Tx, args: unknown) => Promise<unknown>>;
-
-function workOf({ module, op, args }: PortableWork): (tx: Tx) => Promise<unknown> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a module of this service, named by its caller
-  const { transactions } = require(module) as { transactions: Transactions };
-  return (tx) => transactions[op]!(tx, args);
-}
 
 type Message = { id: number; works: PortableWork[] } | { close: true };
 
@@ -35,7 +34,11 @@ async function handle(message: Message): Promise<void> {
     port.close();
     return;
   }
-  const outcomes = await commitGroup(db, message.works.map(workOf), (db) => beginImmediate(db, lockWaitMs));
+  const outcomes = await commitGroup(
+    db,
+    message.works.map((w) => workOf(w)),
+    (db) => beginImmediate(db, lockWaitMs),
+  );
   port.postMessage({ id: message.id, outcomes: outcomes.map(toWire) });
 }
 

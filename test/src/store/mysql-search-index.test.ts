@@ -10,7 +10,7 @@ import { down, up } from '../../../src/migrations/0015-search-index';
 import { searchIndexCondition, WORDS_TABLE, type Select } from '../../../src/store/mysql/search-index';
 import { tokenWidth, trigramWords } from '../../../src/store/mysql/trigram-words';
 import { selectionOf } from '../../../src/store/snippets/selection';
-import { writeTransaction } from '../../../src/store/transaction';
+import { writeTransaction, type Tx } from '../../../src/store/transaction';
 import { cliInProcess } from '../../support/cli';
 import { makeUser, resetDatabase } from '../../support/db';
 import { api, basic } from '../../support/http';
@@ -87,10 +87,12 @@ describe('search index, kept with every save (both engines)', () => {
 
   it('costs an update that leaves the title and code as they are nothing: no words worked out, no index written', async () => {
     const a = await create('def zq_style(): pass', 'Styled');
-    // Counted where writes.ts asks the engine for them (SQLite has neither: counting stand-ins there).
+    // Counted where writes.ts asks the engine for them (SQLite has neither: counting stand-ins there); the transactions
+    // run in this thread (their portable work dropped), where the engine is their indexer, not on the writer thread.
     const engine = testStore().engine;
-    const { searchEntry, indexSnippet } = engine;
+    const { searchEntry, indexSnippet, transaction } = engine;
     const calls: string[] = [];
+    engine.transaction = <T>(work: (tx: Tx) => Promise<T>) => transaction.call(engine, work) as Promise<T>;
     engine.searchEntry = (title, code) => {
       calls.push('searchEntry');
       return searchEntry ? searchEntry.call(engine, title, code) : Promise.resolve('');
@@ -107,8 +109,7 @@ describe('search index, kept with every save (both engines)', () => {
       await put({ code: 'def zq_style(): pass', title: 'Restyled' });
       expect(calls).to.deep.equal(['searchEntry', 'indexSnippet']);
     } finally {
-      engine.searchEntry = searchEntry;
-      engine.indexSnippet = indexSnippet;
+      Object.assign(engine, { searchEntry, indexSnippet, transaction });
     }
     await expectExact();
     expect(await found('restyled')).to.deep.equal(['def zq_style(): pass']);

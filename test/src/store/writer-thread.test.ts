@@ -1,4 +1,4 @@
-// SQLite's writer thread (src/store/sqlite/writer-thread.ts): a group of transactions runs there from BEGIN to COMMIT
+// SQLite's writer thread (src/store/writer-thread.ts, src/store/sqlite/writer-worker.ts): a group of transactions runs there from BEGIN to COMMIT
 // without the main thread's event loop; what a work returns or throws comes back as the same value or error type; a
 // thread that ends fails the groups it had, and the next group gets a new thread; it waits for the file's lock itself
 // (take-lock.ts), and gives up as SQLITE_BUSY past its bound; a SQLite file's engine runs its portable transactions there.
@@ -9,9 +9,9 @@ import { expect } from 'chai';
 import sqlite3 from 'sqlite3';
 import { OverQuota } from '../../../src/refusal';
 import type { PortableWork } from '../../../src/store/engine';
-import { SqliteEngine } from '../../../src/store/sqlite/engine';
+import { SqliteEngine, sqliteWriterThread } from '../../../src/store/sqlite/engine';
 import { exec } from '../../../src/store/sqlite/transaction';
-import { WriterThread } from '../../../src/store/sqlite/writer-thread';
+import type { WriterThread } from '../../../src/store/writer-thread';
 
 const MODULE = path.join(__dirname, 'fixtures', 'writer-ops.ts');
 const work = (op: string, args?: unknown): PortableWork => ({ module: MODULE, op, args });
@@ -28,9 +28,9 @@ describe('SQLite’s writer thread', () => {
     dir = mkdtempSync(path.join(tmpdir(), 'writer-thread-'));
     file = path.join(dir, 'db.sqlite3');
     const db = new sqlite3.Database(file);
-    await exec(db, 'PRAGMA journal_mode = WAL; CREATE TABLE rows (label TEXT)');
+    await exec(db, 'PRAGMA journal_mode = WAL; CREATE TABLE writer_rows (id INTEGER PRIMARY KEY, label TEXT)');
     await new Promise((resolve) => db.close(resolve));
-    thread = new WriterThread({ file, pragmas: ['busy_timeout = 0', 'synchronous = NORMAL'], lockWaitMs: 5000 });
+    thread = sqliteWriterThread({ file, pragmas: ['busy_timeout = 0', 'synchronous = NORMAL'], lockWaitMs: 5000 });
   });
 
   afterEach(async () => {
@@ -41,7 +41,7 @@ describe('SQLite’s writer thread', () => {
   const labels = async () => {
     const db = new sqlite3.Database(file);
     const rows = await new Promise<{ label: string }[]>((resolve, reject) =>
-      db.all('SELECT label FROM rows ORDER BY rowid', (e: Error | null, r: { label: string }[]) =>
+      db.all('SELECT label FROM writer_rows ORDER BY id', (e: Error | null, r: { label: string }[]) =>
         e ? reject(e) : resolve(r),
       ),
     );
@@ -102,7 +102,7 @@ describe('SQLite’s writer thread', () => {
   });
 
   it('fails a group it cannot run (its file cannot be opened) with the error’s code, instead of leaving it waiting', async () => {
-    const lost = new WriterThread({ file: path.join(dir, 'missing', 'db.sqlite3'), pragmas: [], lockWaitMs: 5000 });
+    const lost = sqliteWriterThread({ file: path.join(dir, 'missing', 'db.sqlite3'), pragmas: [], lockWaitMs: 5000 });
     try {
       const err = await lost.commit([work('insert', 'nowhere')]).then(
         () => undefined,
@@ -138,7 +138,7 @@ describe('SQLite’s writer thread', () => {
   });
 
   it('fails a group as a busy store (SQLITE_BUSY, a 503) when the lock stays taken past its wait', async () => {
-    const impatient = new WriterThread({ file, pragmas: ['busy_timeout = 0'], lockWaitMs: 50 });
+    const impatient = sqliteWriterThread({ file, pragmas: ['busy_timeout = 0'], lockWaitMs: 50 });
     const release = await lockHolder();
     try {
       const [outcome] = await impatient.commit([work('insert', 'never')]);
