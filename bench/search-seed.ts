@@ -43,7 +43,8 @@ export function writeCode(n: number): string {
   return snippetRow(n + 1_000_000).code;
 }
 
-const created = (i: number) => new Date(Date.parse('2026-01-01T00:00:00Z') + i * 1000);
+/** When snippet i was created: a second apart from 2026-01-01, in the order of i. */
+export const createdAt = (i: number) => new Date(Date.parse('2026-01-01T00:00:00Z') + i * 1000);
 
 function sqliteRun(db: sqlite3.Database, sql: string, params: unknown[] = []): Promise<void> {
   return new Promise((resolve, reject) => db.run(sql, params, (err) => (err ? reject(err) : resolve())));
@@ -90,7 +91,7 @@ export async function seedSqlite(file: string, count: number, benchUserId: numbe
       const params: unknown[] = [];
       for (let i = start; i < Math.min(count, start + BATCH); i++) {
         const row = snippetRow(i);
-        const at = created(i).toISOString().replace('T', ' ').replace('Z', ' +00:00');
+        const at = createdAt(i).toISOString().replace('T', ' ').replace('Z', ' +00:00');
         params.push(at, row.title, row.code, row.language, ids[row.owner]);
       }
       await sqliteRun(
@@ -141,7 +142,16 @@ export async function seedMysql(url: string, count: number, benchUserId: number,
       const values = [];
       for (let i = start; i < Math.min(count, start + BATCH); i++) {
         const row = snippetRow(i);
-        values.push([created(i), row.title, row.code, 0, row.language, 'friendly', '<!DOCTYPE html>', ids[row.owner]]);
+        values.push([
+          createdAt(i),
+          row.title,
+          row.code,
+          0,
+          row.language,
+          'friendly',
+          '<!DOCTYPE html>',
+          ids[row.owner],
+        ]);
       }
       await conn.query(
         'INSERT INTO snippets (created, title, code, linenos, language, style, highlighted, owner_id) VALUES ?',
