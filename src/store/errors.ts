@@ -27,6 +27,9 @@ const DOWN_CODES = new Set([
   'ENETUNREACH',
   'EPIPE',
   'EAI_AGAIN',
+  // A name not resolved: Sequelize's HostNotFoundError wraps it, a plain mysql2 connect (the writer thread's, the read
+  // pools') does not.
+  'ENOTFOUND',
   'PROTOCOL_CONNECTION_LOST',
   'PROTOCOL_SEQUENCE_TIMEOUT',
   'PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR',

@@ -40,6 +40,11 @@ describe('unavailableDetail', () => {
     expect(unavailableDetail(fromServer(fragment, 'ER_UNKNOWN_ERROR', 1105))).to.equal(DOWN);
   });
 
+  it('a server that cannot be reached by a plain mysql2 connect (the writer thread’s, the read pools’, no Sequelize wrapper) is unavailable: refused, a name not resolved', () => {
+    for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT'])
+      expect(unavailableDetail(Object.assign(new Error(`connect ${code}`), { code })), code).to.equal(DOWN);
+  });
+
   it('a lost connection is unavailable; a deadlock lost after its retries is busy', () => {
     expect(
       unavailableDetail(
