@@ -47,7 +47,8 @@ describe('MySQL/MariaDB’s writer thread', function () {
     await admin.query(
       'CREATE TABLE writer_rows (id INTEGER PRIMARY KEY AUTO_INCREMENT, label VARCHAR(40)) ENGINE=InnoDB',
     );
-    engine = new MysqlEngine({ DATABASE_URL: url, DATABASE_TIMEOUT_MS: 2000 });
+    // A deadline no statement here meets but the one waiting for a lock in the deadline's own test (its engine's).
+    engine = new MysqlEngine({ DATABASE_URL: url, DATABASE_TIMEOUT_MS: 20_000 });
   });
   afterEach(async () => {
     await engine.close();
@@ -118,17 +119,23 @@ describe('MySQL/MariaDB’s writer thread', function () {
   });
 
   it('fails a statement past DATABASE_TIMEOUT_MS as unavailable (a 503), and the thread goes on', async () => {
-    await tx('insert', 'locked');
-    await admin.query('START TRANSACTION');
-    await admin.query('SELECT id FROM writer_rows WHERE id = 1 FOR UPDATE');
+    const impatient = new MysqlEngine({ DATABASE_URL: url, DATABASE_TIMEOUT_MS: 500 });
+    const on = (op: string, args?: unknown) => impatient.transaction(onMainThread, work(op, args));
     try {
-      const err = await failure(tx('relabel', { id: 1, label: 'never' }));
-      expect(err).to.include({ code: 'PROTOCOL_SEQUENCE_TIMEOUT' });
-      expect(unavailableDetail(err)).to.equal(STORE_DOWN);
+      await on('insert', 'locked');
+      await admin.query('START TRANSACTION');
+      await admin.query('SELECT id FROM writer_rows WHERE id = 1 FOR UPDATE');
+      try {
+        const err = await failure(on('relabel', { id: 1, label: 'never' }));
+        expect(err).to.include({ code: 'PROTOCOL_SEQUENCE_TIMEOUT' });
+        expect(unavailableDetail(err)).to.equal(STORE_DOWN);
+      } finally {
+        await admin.query('COMMIT');
+      }
+      expect(await on('insert', 'after')).to.deep.equal(inserted('after'));
     } finally {
-      await admin.query('COMMIT');
+      await impatient.close();
     }
-    expect(await tx('insert', 'after')).to.deep.equal(inserted('after'));
     expect(await labels()).to.deep.equal(['locked', 'after']);
   });
 
