@@ -5,8 +5,7 @@
 // crowd's snippet row) are then held for its round trips, not for turns of the main thread's event loop.
 import { parentPort, workerData } from 'node:worker_threads';
 import { createPool, type PoolConnection } from 'mysql2';
-import type { PortableWork } from '../engine';
-import type { Indexer } from '../snippets/write-ops';
+import type { Engine, PortableWork } from '../engine';
 import { withDeadline } from '../mysql-deadline';
 import { Killer } from '../mysql-kill';
 import { toWire, workOf, type Outcome } from '../writer-wire';
@@ -48,7 +47,7 @@ function connection(): Promise<PoolConnection> {
 let width: Promise<number> | undefined;
 
 /** The search index's writes on the transaction's own connection (a save whose text changed under it lowers it there). */
-function indexerOn(c: PoolConnection): Indexer {
+function indexerOn(c: PoolConnection): Pick<Engine, 'searchEntry' | 'indexSnippet'> {
   const select: Select = (sql, params) => mysqlRun(c, sql, params);
   return {
     searchEntry: (title, code) => {
