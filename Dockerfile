@@ -26,4 +26,5 @@ USER node
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/readyz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "dist/server/main.js"]
+# As npm start gives node 22 its flag (server/start-flags.ts, docs/operations.md).
+CMD ["node", "--experimental-async-context-frame", "dist/server/main.js"]

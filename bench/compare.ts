@@ -13,6 +13,7 @@ import path from 'node:path';
 import mysql from 'mysql2/promise';
 import { cpuSeconds, runScenario, type Scenario } from './load';
 import { ROOT, stop, waitForHttp, withThrottles } from './service';
+import { startFlags } from '../server/start-flags';
 import { markdownTable } from './table';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
@@ -67,7 +68,8 @@ async function start(build: Build, databaseUrl: string): Promise<void> {
   });
   cliOf(build, 'migrate');
   cliOf(build, 'createuser', 'bench', '--password', 'benchpass');
-  build.service = spawn(process.execPath, [path.join(build.root, 'dist/server/main.js')], {
+  // Each build as `npm start` runs this one (server/start-flags.ts; harmless to a build without AsyncLocalStorage).
+  build.service = spawn(process.execPath, [...startFlags(), path.join(build.root, 'dist/server/main.js')], {
     env: build.env,
     stdio: ['ignore', 'inherit', 'inherit'],
   });

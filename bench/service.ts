@@ -1,6 +1,7 @@
 // Starting and stopping the built service (and other processes) for the bench, each in its own process.
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { startFlags } from '../server/start-flags';
 
 export const ROOT = path.resolve(__dirname, '..');
 
@@ -65,9 +66,9 @@ const groupLeaders = new WeakSet<ChildProcess>();
 
 /** `detached` puts the service (and its WEB_CONCURRENCY workers) in a process group of its own, for killGroup(). */
 export function startService(env: NodeJS.ProcessEnv, opts: { detached?: boolean } = {}): ChildProcess {
-  // BENCH_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) are given to the service's node, for profiling it under load.
+  // As `npm start` gives node its flags (server/start-flags.ts). BENCH_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) are given to the service's node, for profiling it under load.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'dist/server/main.js')], {
+  const child = spawn(process.execPath, [...startFlags(), ...nodeArgs, path.join(ROOT, 'dist/server/main.js')], {
     env,
     stdio: ['ignore', 'inherit', 'inherit'],
     detached: opts.detached,

@@ -6,6 +6,7 @@ import { createRuntime } from '../src/runtime';
 import { withStoredSecretKey } from '../src/store/secret-key';
 import { runPrimary } from './cluster';
 import { serve } from './serve';
+import { missingStartFlags } from './start-flags';
 
 async function main(): Promise<void> {
   // The primary stores a generated SECRET_KEY before any worker starts, so every worker reads the same one.
@@ -16,6 +17,9 @@ async function main(): Promise<void> {
     log.fatal({ err }, 'uncaught exception; exiting');
     process.exit(1);
   });
+  const missing = missingStartFlags();
+  if (missing.length && cluster.isPrimary)
+    log.info({ flags: missing }, 'started without the flags npm start gives node: each request costs more CPU');
   if (config.WEB_CONCURRENCY > 1 && cluster.isPrimary) await runPrimary(config, log);
   else await serve(createRuntime(config, { log }));
 }

@@ -1,4 +1,5 @@
 // package.json: the entry points name files the build makes and the packed artifact ships (scripts/pack-smoke.sh runs them).
+import { execFileSync } from 'node:child_process';
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -30,8 +31,16 @@ describe('package.json', () => {
 
   describe('npm start', () => {
     it("runs the compiled entrypoint without compiling, in place of npm's shell (which would not pass SIGTERM on)", () => {
-      expect(pkg.scripts.start).to.equal('exec node dist/server/main.js');
+      expect(pkg.scripts.start).to.match(/^exec node .*\bdist\/server\/main\.js$/);
       expect(existsSync(sourceOf('dist/server/main.js'))).to.equal(true);
+    });
+
+    it('gives node --experimental-async-context-frame where this Node has it as a flag (22, 23; 24 has it on by default)', () => {
+      const flag = '--experimental-async-context-frame';
+      const argv = execFileSync('sh', ['-c', pkg.scripts.start!.replace(/^exec node /, 'echo ')], { cwd: ROOT });
+      expect(argv.toString().trim()).to.equal(
+        process.allowedNodeEnvironmentFlags.has(flag) ? `${flag} dist/server/main.js` : 'dist/server/main.js',
+      );
     });
   });
 

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCliAsync } from './cli';
 import { freePort } from './ports';
+import { startFlags } from '../../server/start-flags';
 
 const ROOT = path.resolve(__dirname, '../..');
 /** The service's entry point, built: starting it costs no compilation (under tsx each start compiled every module). */
@@ -82,7 +83,7 @@ async function startOnce(env: NodeJS.ProcessEnv, opts: StartOptions, port: numbe
   };
   // stderr is always read, to see EADDRINUSE and the preload's lines; without `capture` the rest is passed on.
   const stdio = opts.capture ? (['ignore', 'pipe', 'pipe'] as const) : (['ignore', 'ignore', 'pipe'] as const);
-  const child = spawn(process.execPath, [MAIN], { env: fullEnv, stdio: [...stdio] });
+  const child = spawn(process.execPath, [...startFlags(), MAIN], { env: fullEnv, stdio: [...stdio] });
   const chunks: Buffer[] = [];
   const errors: Buffer[] = [];
   let marks = '';
