@@ -55,8 +55,11 @@ export function runCli(env: NodeJS.ProcessEnv, ...args: string[]): Promise<strin
   return runCliAsync(env, ...args);
 }
 
-/** `probe`: the path whose 200 says the service is up; /healthz for a service meant to start while Redis is away (/readyz then says 503). */
-type StartOptions = { capture?: boolean; probe?: '/readyz' | '/healthz' };
+/**
+ * `probe`: the path whose 200 says the service is up; /healthz for a service meant to start while Redis is away
+ * (/readyz then says 503). `nodeFlags`: node's flags, npm start's unless given (server/start-flags.ts).
+ */
+type StartOptions = { capture?: boolean; probe?: '/readyz' | '/healthz'; nodeFlags?: string[] };
 
 export async function startService(env: NodeJS.ProcessEnv, opts: StartOptions = {}): Promise<ServiceProcess> {
   for (let attempt = 1; ; attempt++) {
@@ -83,7 +86,10 @@ async function startOnce(env: NodeJS.ProcessEnv, opts: StartOptions, port: numbe
   };
   // stderr is always read, to see EADDRINUSE and the preload's lines; without `capture` the rest is passed on.
   const stdio = opts.capture ? (['ignore', 'pipe', 'pipe'] as const) : (['ignore', 'ignore', 'pipe'] as const);
-  const child = spawn(process.execPath, [...startFlags(), MAIN], { env: fullEnv, stdio: [...stdio] });
+  const child = spawn(process.execPath, [...(opts.nodeFlags ?? startFlags()), MAIN], {
+    env: fullEnv,
+    stdio: [...stdio],
+  });
   const chunks: Buffer[] = [];
   const errors: Buffer[] = [];
   let marks = '';
