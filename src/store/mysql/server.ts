@@ -15,7 +15,9 @@ export function server(url: string) {
 
 /**
  * A mysql2 pool of up to `size` connections to `url`'s server, for the statements the store runs on its own: dates in
- * UTC (as Sequelize's), a connection closed after 10 s idle, a connect bounded by `connectTimeoutMs`.
+ * UTC (as Sequelize's), a connection closed after 10 s idle, a connect bounded by `connectTimeoutMs`, and an UPDATE's
+ * affected rows those it changed, not those it matched (`-FOUND_ROWS`, as Sequelize's connections: the Tx contract,
+ * src/store/engine.ts).
  */
 export function poolOptions(url: string, size: number, connectTimeoutMs: number): PoolOptions {
   const s = server(url);
@@ -32,6 +34,7 @@ export function poolOptions(url: string, size: number, connectTimeoutMs: number)
     maxIdle: 0,
     idleTimeout: 10000,
     connectTimeout: connectTimeoutMs,
+    flags: ['-FOUND_ROWS'],
   };
 }
 

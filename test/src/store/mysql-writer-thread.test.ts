@@ -118,6 +118,15 @@ describe('MySQL/MariaDB’s writer thread', function () {
     expect(await labels()).to.deep.equal(['relabelled', 'beside']);
   });
 
+  it('counts the rows a statement changed, not those it matched, as on Sequelize’s connections (the Tx contract)', async () => {
+    await tx('insert', 'same');
+    expect(await tx('relabel', { id: 1, label: 'same' })).to.equal(0);
+    expect(
+      await engine.transaction((t) => t.change('UPDATE writer_rows SET label = ? WHERE id = ?', ['same', 1])),
+    ).to.equal(0);
+    expect(await tx('relabel', { id: 1, label: 'other' })).to.equal(1);
+  });
+
   it('fails a statement past DATABASE_TIMEOUT_MS as unavailable (a 503), and the thread goes on', async () => {
     const impatient = new MysqlEngine({ DATABASE_URL: url, DATABASE_TIMEOUT_MS: 500 });
     const on = (op: string, args?: unknown) => impatient.transaction(onMainThread, work(op, args));
