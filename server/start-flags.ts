@@ -1,4 +1,4 @@
-// The flags `npm start` gives node (package.json's start script, which works them out the same way): AsyncLocalStorage
+// The flags `npm start` gives node (package.json's start script asks this module for them): AsyncLocalStorage
 // on AsyncContextFrame where this Node has it only as a flag (22, 23; on by default from 24, which has no such flag).
 // The store's reads find their request's stop in an AsyncLocalStorage (src/store/cancellation.ts); without the frame,
 // Node runs promise hooks on every promise of the process once one is used: on 2026-11-27 the detail read served 13%
