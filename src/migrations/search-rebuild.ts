@@ -49,9 +49,13 @@ export async function rebuild(
     await sequelize.query('INSERT INTO snippet_search_build (done) VALUES (0)');
   }
   const { total } = (await rows<{ total: number }>(sequelize, 'SELECT COUNT(*) AS total FROM snippets'))[0]!;
-  for (let n = 0; ; n++) {
+  const start = (await rows<{ done: number }>(sequelize, 'SELECT done FROM snippet_search_build'))[0]!.done;
+  // Where a run cut short left off, then each batch's rows added: no count of the indexed rows a batch.
+  let indexed = (
+    await rows<{ indexed: number }>(sequelize, 'SELECT COUNT(*) AS indexed FROM snippets WHERE id <= ?', [start])
+  )[0]!.indexed;
+  for (let n = 0, done = start; ; n++) {
     if (n >= batches) return false;
-    const { done } = (await rows<{ done: number }>(sequelize, 'SELECT done FROM snippet_search_build'))[0]!;
     const [next] = await rows<{ last: number | null; n: number }>(
       sequelize,
       'SELECT MAX(id) AS last, COUNT(*) AS n FROM (SELECT id FROM snippets WHERE id > ? ORDER BY id LIMIT ?)',
@@ -65,9 +69,8 @@ export async function rebuild(
       );
       await sequelize.query('UPDATE snippet_search_build SET done = ?', { replacements: [next.last], transaction });
     });
-    const { indexed } = (
-      await rows<{ indexed: number }>(sequelize, 'SELECT COUNT(*) AS indexed FROM snippets WHERE id <= ?', [next.last])
-    )[0]!;
+    done = next.last;
+    indexed += Number(next.n);
     process.stderr.write(`migration: search index ${indexed} of ${total} snippets\n`);
   }
   await sequelize.transaction(async (transaction) => {
