@@ -9,12 +9,14 @@ export interface Key {
 
 /**
  * The rows past `key` in (created, id) order: after it with `>`, before it with `<`; `inclusive` takes the key's own
- * row too.
+ * row too. The leading `created >= ?` (`<=`) is implied by the rest and is there for the planner: from the OR alone
+ * SQLite takes no range and read the index from the list's first row, 21.8 ms for a page at row 90,000 of 100,000
+ * against 0.34 ms seeking it (test/src/store/keyset-seek.test.ts; docs/search.md, "A page after a cursor seeks it").
  */
 export function pastKey(key: Key, cmp: '<' | '>', inclusive = false): Condition {
   return {
-    where: `(s.created ${cmp} ? OR (s.created = ? AND s.id ${cmp}${inclusive ? '=' : ''} ?))`,
-    params: [key.created, key.created, key.id],
+    where: `s.created ${cmp}= ? AND (s.created ${cmp} ? OR (s.created = ? AND s.id ${cmp}${inclusive ? '=' : ''} ?))`,
+    params: [key.created, key.created, key.created, key.id],
   };
 }
 
