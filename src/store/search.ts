@@ -24,16 +24,18 @@ export interface Bounds {
   descending: boolean;
 }
 
-/** A search index condition that depends on the page: `whole` for the list at once, `page` for `wanted` rows within bounds. */
+/**
+ * A search index that finds each page's matches itself: the ids of the first `wanted` snippets within `bounds`, in
+ * list order, that hold every term, the search's checks already run on them (the page runs none again).
+ */
 export interface SearchIndexUse {
-  whole: Condition;
   page(bounds: Bounds, wanted: number): Promise<Condition>;
 }
 
 /**
  * The search's conditions on `snippets s`: `where` the cheap ones (the index's ids), `check` the costly ones (a
- * substring looked for in the text), run only on the rows a page examines (src/store/snippets/scan-window.ts); and the
- * index's condition worked out for each page, when it has one.
+ * substring looked for in the text), run only on the rows a page examines (src/store/snippets/scan-window.ts); or,
+ * when it has one, the index that finds each page's checked matches.
  */
 export interface SearchSql {
   where: string[];

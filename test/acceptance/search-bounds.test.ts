@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import { makeUser, resetDatabase } from '../support/db';
 import { api } from '../support/http';
 import { testStore } from '../support/runtime';
+import { isSqlite } from '../support/engine';
 import { trigramQuery } from '../../src/store/sqlite/long-terms';
 
 interface Listed {
@@ -217,5 +218,27 @@ describe('two terms of thousands of matches each', function () {
     expect(await list('beta alpha')).to.deep.equal([1, 1001, 2001, 3001, 4001].map((i) => `alpha beta ${i}`));
     expect(await list('ALPHA zeta')).to.deep.equal(['alpha zeta 4', 'alpha zeta 1504', 'alpha zeta 3004']);
     expect(await list('zeta beta')).to.deep.equal([]);
+  });
+
+  it('checks a short term beside two common ones', async () => {
+    expect(await list('beta 01 alpha')).to.deep.equal([1001, 2001, 3001, 4001].map((i) => `alpha beta ${i}`));
+  });
+
+  it("reads a page's rows by the ids its walk checked, with no check again (SQLite: MariaDB walks no index)", async function () {
+    if (!isSqlite(testStore())) this.skip();
+    const engine = testStore().engine;
+    const select = engine.select.bind(engine);
+    const read: string[] = [];
+    engine.select = (sql, params, kind, urgent) => {
+      if (sql.includes('s.title AS title')) read.push(sql);
+      return select(sql, params, kind, urgent);
+    };
+    try {
+      expect(await list('beta alpha')).to.have.length(5);
+    } finally {
+      engine.select = select;
+    }
+    expect(read).to.have.length.greaterThan(2);
+    for (const sql of read) expect(sql).to.not.match(/instr|GLOB/);
   });
 });

@@ -95,7 +95,7 @@ function decodeCursor(store: Store, cursor: string): Key {
 
 /**
  * The conditions of a page within `bounds`: a search's narrowed to its window (src/store/snippets/scan-window.ts), then to
- * its index's matches, then its costly checks; `end` is where its window stops short of the list's end.
+ * its index's matches (checked already) or its costly checks; `end` is where its window stops short of the list's end.
  */
 async function pageConditions(
   store: Store,
@@ -106,7 +106,7 @@ async function pageConditions(
 ): Promise<{ where: string[]; params: unknown[]; end?: Key }> {
   const window: Window | undefined = selection.scan && (await windowOf(store, selection.scan, bounds, inclusive));
   const { where, params } = await narrowed(selection, window?.bounds ?? bounds, wanted);
-  if (!window) return { where, params };
+  if (!window || selection.index) return { where, params, end: window?.end };
   return {
     where: [...where, ...window.check],
     params: [...params, ...window.params],

@@ -4,7 +4,7 @@
 // the ids of its matches; a common one is read along the list's order, window by window, each window's matches asked
 // of the index by rowid range. Every statement here runs on the search lane (src/store/sqlite/engine.ts).
 import { listOrder, pastKey, whereOf, type Key } from '../keyset';
-import { termCheck, trigramQuery } from './long-terms';
+import { isAscii, termCheck, trigramQuery } from './long-terms';
 import {
   rarerFirst,
   type Bounds,
@@ -22,12 +22,23 @@ type Select = <T extends object>(sql: string, params: readonly unknown[]) => Pro
  * walking the list: 100,000 snippets, 69,000 matches of `return`, 72 ms to read them all (docs/benchmarks.md, "Search").
  */
 const FEW_MATCHES = 2000;
-const FIRST_WINDOW = 256;
+/** A walk's windows: the first sized to hold a page of matches at the likely rarest term's density, then doubling. */
+const SMALLEST_WINDOW = 256;
 const LARGEST_WINDOW = 8192;
 
-const idsIn = (ids: number[]): Condition => ({
+/**
+ * The first window of a walk for `wanted` matches, when the likely rarest term is in `density` of the snippets (its
+ * first FEW_MATCHES + 1 matches over the ids they span): the power of two that holds half again as many rows as that
+ * density needs, since the other terms only make matches sparser (`return self`: `self` in 20% of the bench's first
+ * snippets, both in 13%). Each window more costs three statements.
+ */
+const firstWindow = (wanted: number, density: number) =>
+  Math.min(LARGEST_WINDOW, Math.max(SMALLEST_WINDOW, 2 ** Math.ceil(Math.log2((1.5 * wanted) / density))));
+
+/** The list's condition for the ids an index query found, as the JSON array SQLite's json_each reads. */
+const idsIn = (json: string): Condition => ({
   where: 's.id IN (SELECT value FROM json_each(?))',
-  params: [JSON.stringify(ids)],
+  params: [json],
 });
 
 /**
@@ -57,93 +68,100 @@ export async function sqliteSearch(select: Select, { long, short }: SearchTerms)
   const params: unknown[] = [];
   const check: string[] = [];
   const checkParams: unknown[] = [];
-  let index: SearchIndexUse | undefined;
   const ordered = rarerFirst(long);
-  const checks = ordered.map(termCheck);
-  const whole: Condition = {
-    where: checks.map((c) => c.where).join(' AND '),
-    params: checks.flatMap((c) => c.params),
-  };
-  if (long.length) {
-    const use = await searchIndex(select, [...new Set(ordered.map(trigramQuery))], whole);
-    if ('page' in use) index = use;
-    else {
-      where.push(use.where);
-      params.push(...use.params);
-    }
-    check.push(whole.where);
-    checkParams.push(...whole.params);
+  for (const { where: term, params: termParams } of ordered.map(termCheck)) {
+    check.push(term);
+    checkParams.push(...termParams);
   }
   for (const term of short) {
+    if (isAscii(term)) {
+      const like = termCheck(term);
+      check.push(like.where);
+      checkParams.push(...like.params);
+      continue;
+    }
     const variants = caseVariants(term);
     check.push(`(${variants.map(() => 'instr(s.title, ?) > 0 OR instr(s.code, ?) > 0').join(' OR ')})`);
     for (const v of variants) checkParams.push(v, v);
   }
-  return { where, params, check, checkParams, index };
+  if (!long.length) return { where, params, check, checkParams };
+  const every: Condition = { where: check.map((c) => `(${c})`).join(' AND '), params: checkParams };
+  const use = await searchIndex(select, [...new Set(ordered.map(trigramQuery))], every);
+  if ('page' in use) return { where, params, check, checkParams, index: use };
+  return { where: [use.where], params: use.params, check, checkParams };
 }
 
 /**
  * How the list uses the index for FTS5 queries `terms` (each a term's trigrams, the likely rarest term's first:
- * rarerFirst; a snippet may hold the terms when it matches them all, and does when it also passes `whole`, their
- * checks). The likely rarest is asked alone for its first FEW_MATCHES + 1 matches, and the AND of them all only when
+ * rarerFirst; a snippet may hold the terms when it matches them all, and does when it also passes `checks`, every
+ * term's). The likely rarest is asked alone for its first FEW_MATCHES + 1 matches, and the AND of them all only when
  * it is rare: FTS5 then steps through the rare term's matches, seeking in the other lists. When it is common, the
  * others likely are too (`return self`: 69% and 16% of the bench's snippets), and asking each would read FEW_MATCHES
  * + 1 matches of every one, 3 ms each at 100,000 snippets (docs/search.md, "Two common terms"); two common terms that
  * seldom meet are never asked at once over the whole index, which reads both lists to their ends: the list is walked,
  * window by window, each window's matches of them all asked by id range.
  */
-async function searchIndex(select: Select, terms: string[], whole: Condition): Promise<Condition | SearchIndexUse> {
+async function searchIndex(select: Select, terms: string[], checks: Condition): Promise<Condition | SearchIndexUse> {
   const match = terms.map((t) => `(${t})`).join(' AND ');
-  const matches = (query: string) =>
-    select<{ id: number }>('SELECT rowid AS id FROM snippet_search WHERE snippet_search MATCH ? LIMIT ?', [
-      query,
-      FEW_MATCHES + 1,
-    ]);
-  const rows = await matches(terms[0]!);
-  if (rows.length <= FEW_MATCHES)
-    return idsIn((terms.length === 1 || !rows.length ? rows : await matches(match)).map((r) => r.id));
-  return {
-    whole: {
-      where: `s.id IN (SELECT rowid FROM snippet_search WHERE snippet_search MATCH ?) AND ${whole.where}`,
-      params: [match, ...whole.params],
-    },
-    page: (bounds, wanted) => walk(select, match, whole, bounds, wanted),
-  };
+  // Counted and joined by SQLite: one row, not an object for each of up to FEW_MATCHES + 1 ids (2 ms for a common
+  // term's 2,001: docs/search.md, "Two common terms, walked by the index").
+  const matches = async (query: string) =>
+    (
+      await select<{ n: number; ids: string | null; lo: number | null; hi: number | null }>(
+        `SELECT count(*) AS n, '[' || group_concat(rowid) || ']' AS ids, min(rowid) AS lo, max(rowid) AS hi FROM (SELECT rowid FROM snippet_search WHERE snippet_search MATCH ? LIMIT ?)`,
+        [query, FEW_MATCHES + 1],
+      )
+    )[0]!;
+  const first = await matches(terms[0]!);
+  if (first.n <= FEW_MATCHES) return idsIn((terms.length === 1 || !first.n ? first : await matches(match)).ids ?? '[]');
+  const density = first.n / (first.hi! - first.lo! + 1);
+  return { page: (bounds, wanted) => walk(select, match, checks, bounds, firstWindow(wanted, density), wanted) };
 }
 
 /**
- * The ids of the first `wanted` snippets within `bounds`, in its order, that match: windows of the list (ids and
- * creation times from the (created, id) index), each window's matches found by one index query over its id range and
- * checked whole (the ids handed on must be the page's, not candidates a later check would drop),
- * the window doubling while matches are sparse. Ids that follow creation order keep each range as small as its window.
+ * The ids of the first `wanted` snippets within `bounds`, in its order, that match: windows of the list, each
+ * window's matches found by one index query over its id range, checked for every term (the ids handed on are the
+ * page's: it runs no check again) and kept to the window by its bounds, the window doubling while matches are
+ * sparse. Of a window only its last row and its id range come back (each from the (created, id) index), not its
+ * every row: 1,024 rows took 1.25 ms to hand over (docs/search.md, "Two common terms, walked by the index"). Ids that
+ * follow creation order keep each range as small as its window.
  */
 async function walk(
   select: Select,
   match: string,
-  whole: Condition,
+  checks: Condition,
   bounds: Bounds,
+  first: number,
   wanted: number,
 ): Promise<Condition> {
   const found: number[] = [];
+  const order = listOrder(bounds.descending);
   let last: Key | undefined;
-  for (let window = FIRST_WINDOW; ; window = Math.min(window * 2, LARGEST_WINDOW)) {
+  for (let window = first; ; window = Math.min(window * 2, LARGEST_WINDOW)) {
     const past = last && pastKey(last, bounds.descending ? '<' : '>');
     const where = past ? [...bounds.where, past.where] : bounds.where;
     const params = past ? [...bounds.params, ...past.params] : bounds.params;
-    const rows = await select<Key>(
-      `SELECT s.id, s.created FROM snippets s${whereOf(where)} ${listOrder(bounds.descending)} LIMIT ?`,
-      [...params, window],
+    // The window's last row, found along the index (LIMIT 1 OFFSET): none when fewer rows than a window are left.
+    const [end] = await select<Key>(
+      `SELECT s.id, s.created FROM snippets s${whereOf(where)} ${order} LIMIT 1 OFFSET ?`,
+      [...params, window - 1],
     );
-    if (!rows.length) break;
-    const ids = rows.map((r) => r.id);
+    const through = end ? pastKey(end, bounds.descending ? '>' : '<', true) : undefined;
+    const inWindow = through ? [...where, through.where] : where;
+    const windowParams = through ? [...params, ...through.params] : params;
+    const [span] = await select<{ lo: number | null; hi: number | null }>(
+      `SELECT min(s.id) AS lo, max(s.id) AS hi FROM snippets s${whereOf(inWindow)}`,
+      windowParams,
+    );
+    if (span?.lo == null) break;
+    const inRange = 's.id IN (SELECT rowid FROM snippet_search WHERE snippet_search MATCH ? AND rowid BETWEEN ? AND ?)';
     const hits = await select<{ id: number }>(
-      `SELECT s.id FROM snippets s WHERE s.id IN (SELECT rowid FROM snippet_search WHERE snippet_search MATCH ? AND rowid BETWEEN ? AND ?) AND ${whole.where}`,
-      [match, Math.min(...ids), Math.max(...ids), ...whole.params],
+      `SELECT s.id FROM snippets s${whereOf([inRange, ...inWindow, checks.where])} ${order}`,
+      [match, span.lo, span.hi, ...windowParams, ...checks.params],
     );
-    const matching = new Set(hits.map((r) => r.id));
-    found.push(...ids.filter((id) => matching.has(id)));
-    if (found.length >= wanted || rows.length < window) break;
-    last = rows[rows.length - 1];
+    found.push(...hits.map((r) => r.id));
+    if (found.length >= wanted || !end) break;
+    last = end;
   }
-  return idsIn(found.slice(0, wanted));
+  return idsIn(JSON.stringify(found.slice(0, wanted)));
 }
