@@ -1,8 +1,10 @@
 // A page after a cursor seeks its position in the (created, id) index instead of reading the list from its start
 // (src/store/keyset.ts pastKey). SQLite's planner takes no range from `created > ? OR (created = ? AND id > ?)` alone:
 // it scanned the index from the list's first row, 21.8 ms for a page at row 90,000 of 100,000 against 0.34 ms with a
-// bound it can seek by (docs/search.md, "A page after a cursor seeks it"). Both engines: each statement of a cursor
-// page, forwards and backwards, plain and filtered, is explained by its engine and must read a range of an index.
+// bound it can seek by (docs/search.md, "A page after a cursor seeks it"). Each statement of a cursor page, forwards
+// and backwards, plain and filtered, is explained by SQLite and must read a range of an index. SQLite only: MariaDB
+// reads the OR as a range already (EXPLAIN at 100,000 snippets: `range`), and on this test's 300 rows its optimizer
+// may rightly prefer reading the whole table (`ALL`) to an index, which would say nothing of the key.
 import { expect } from 'chai';
 import { snippetPage, previousCursor } from '../../../src/store/snippets/reads';
 import { selectionOf } from '../../../src/store/snippets/selection';
@@ -28,23 +30,15 @@ async function statementsOf(store: Store, work: () => Promise<unknown>): Promise
   return seen;
 }
 
-/** How the engine reads `snippets s` for a statement: SQLite's plan line, or MariaDB's access type and key. */
+/** How SQLite reads `snippets s` for a statement: its plan's lines for that table. */
 async function accessOf(store: Store, sql: string, params: readonly unknown[]): Promise<string[]> {
-  if (isSqlite(store)) {
-    const plan = await store.engine.select<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, params, 'read', false);
-    return plan.map((p) => p.detail).filter((d) => / s\b/.test(d));
-  }
-  const plan = await store.engine.select<{ table: string; type: string; key: string | null }>(
-    `EXPLAIN ${sql}`,
-    params,
-    'read',
-    false,
-  );
-  return plan.filter((p) => p.table === 's').map((p) => `${p.type} ${p.key ?? ''}`);
+  const plan = await store.engine.select<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, params, 'read', false);
+  return plan.map((p) => p.detail).filter((d) => / s\b/.test(d));
 }
 
-describe('a page after a cursor seeks its position (both engines)', () => {
-  before(async () => {
+describe('a page after a cursor seeks its position (SQLite)', () => {
+  before(async function () {
+    if (!isSqlite(testStore())) this.skip();
     await resetDatabase();
     const owner = (await makeUser('alice')).id;
     await testStore().models.Snippet.bulkCreate(
@@ -75,10 +69,7 @@ describe('a page after a cursor seeks its position (both engines)', () => {
       for (const [sql, params] of statements) {
         const access = await accessOf(store, sql, params);
         expect(access, sql).to.have.length.greaterThan(0);
-        for (const line of access) {
-          if (isSqlite(store)) expect(line, sql).to.match(/^SEARCH s USING (COVERING )?INDEX snippets_\w+ \(/);
-          else expect(line, sql).to.match(/^(range|ref) snippets_/);
-        }
+        for (const line of access) expect(line, sql).to.match(/^SEARCH s USING (COVERING )?INDEX snippets_\w+ \(/);
       }
     });
   }
