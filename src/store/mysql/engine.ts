@@ -24,6 +24,7 @@ import {
   widthOf,
 } from './search-index';
 import { killerOptions, poolOptions, server } from './server';
+import { termCheck } from './term-check';
 import { mysqlTransaction, storedTime } from './transaction';
 import { WriterThread } from '../writer-thread';
 import type { MysqlWriterData } from './writer-worker';
@@ -222,8 +223,9 @@ export class MysqlEngine implements Engine {
     const check: string[] = [];
     const checkParams: unknown[] = [];
     for (const term of rarerFirst(terms.all)) {
-      check.push('(INSTR(LOWER(s.title), LOWER(?)) > 0 OR INSTR(LOWER(s.code), LOWER(?)) > 0)');
-      checkParams.push(term, term);
+      const { where, params } = termCheck(term);
+      check.push(where);
+      checkParams.push(...params);
     }
     const lower = async (text: string) =>
       isAscii(text)
