@@ -16,15 +16,15 @@ describe('MySQL/MariaDB: a term looked for before it is lowered', function () {
 
   it("lets through every character whose LOWER() is an ASCII character a pattern is made for (the server's own tables)", async () => {
     const engine = testStore().engine;
-    const chars = [];
+    const chars: string[] = [];
     for (let cp = 0x80; cp <= 0xffff; cp++) if (cp < 0xd800 || cp > 0xdfff) chars.push(String.fromCodePoint(cp));
-    const [{ lowered }] = await engine.select<{ lowered: string }>(
+    const [read] = await engine.select<{ lowered: string }>(
       'SELECT LOWER(CONVERT(? USING utf8mb4) COLLATE utf8mb4_bin) AS lowered',
       [chars.join('\n')],
       'read',
       false,
     );
-    const pairs = lowered
+    const pairs = read!.lowered
       .split('\n')
       .map((lower, at) => [chars[at]!, lower] as const)
       .filter(([, lower]) => lower.length === 1 && lower.charCodeAt(0) < 0x80);
@@ -33,13 +33,13 @@ describe('MySQL/MariaDB: a term looked for before it is lowered', function () {
     for (const [ch, lower] of pairs) {
       const pattern = caselessPattern(`a${lower}b`);
       if (pattern === undefined) continue;
-      const [{ hit }] = await engine.select<{ hit: number }>(
+      const [row] = await engine.select<{ hit: number }>(
         'SELECT CONVERT(? USING utf8mb4) COLLATE utf8mb4_bin REGEXP ? AS hit',
         [`a${ch}b`, pattern],
         'read',
         false,
       );
-      expect(Number(hit), `U+${ch.codePointAt(0)!.toString(16)} lowers to ${lower}`).to.equal(1);
+      expect(Number(row!.hit), `U+${ch.codePointAt(0)!.toString(16)} lowers to ${lower}`).to.equal(1);
     }
   });
 
