@@ -11,6 +11,13 @@ export interface SearchTerms {
   short: readonly string[];
 }
 
+/**
+ * Whether every character of a text is ASCII: the only characters whose case SQLite's LIKE and lower() fold, and text
+ * that MySQL/MariaDB lowers as JavaScript does (its only letters to lower are A–Z), so no statement need lower it.
+ */
+// eslint-disable-next-line no-control-regex
+export const isAscii = (text: string) => /^[\x00-\x7f]*$/.test(text);
+
 /** A condition on `snippets s` with its parameters. */
 export interface Condition {
   where: string;

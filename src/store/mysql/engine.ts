@@ -11,18 +11,10 @@ import { statementStop, stoppable } from '../cancellation';
 import type { CounterOptions, Engine, PortableWork, ReadKind, Readiness, Tx } from '../engine';
 import { mysql2WithDeadline, withDeadline, withoutStatementDeadline } from '../mysql-deadline';
 import { Killer } from '../mysql-kill';
-import { rarerFirst, type SearchSql, type SearchTerms } from '../search';
+import { isAscii, rarerFirst, type SearchSql, type SearchTerms } from '../search';
 import { MIGRATION_WAIT_SECONDS, withMysqlLock } from './migration-lock';
 import { mysqlReadiness } from './readiness';
-import {
-  addIndexHooks,
-  entryOf,
-  indexSnippets,
-  isAscii,
-  searchIndexCondition,
-  UPSERT_ONE,
-  widthOf,
-} from './search-index';
+import { addIndexHooks, entryOf, indexSnippets, searchIndexCondition, UPSERT_ONE, widthOf } from './search-index';
 import { killerOptions, poolOptions, server } from './server';
 import { termCheck } from './term-check';
 import { mysqlTransaction, storedTime } from './transaction';

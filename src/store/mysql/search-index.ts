@@ -6,7 +6,7 @@
 // points or more names its likely rarest words; the snippets whose row holds them all are the candidates, which the
 // substring match verifies (MysqlEngine.search).
 import { QueryTypes, type Model, type Sequelize, type Transaction } from 'sequelize';
-import type { Condition } from '../search';
+import { isAscii, type Condition } from '../search';
 import { queryWords, tokenWidth, trigramWords } from './trigram-words';
 
 export const WORDS_TABLE = 'snippet_trigram_words';
@@ -49,10 +49,6 @@ export function widthOf(sequelize: Sequelize): Promise<number> {
   }
   return width;
 }
-
-/** Text the server lowers as JavaScript does: ASCII, whose only letters to lower are A-Z (no statement for it). */
-// eslint-disable-next-line no-control-regex
-export const isAscii = (text: string) => /^[\x00-\x7f]*$/.test(text);
 
 /**
  * A title and code lowered by the server as the stored columns are (utf8mb4, binary collation), so the words and the

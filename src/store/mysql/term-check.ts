@@ -3,7 +3,7 @@
 // 10.11, and a page of two common terms (`return self`, no index word: docs/search.md) runs it on every row it
 // examines; a case-insensitive REGEXP of the term finds the same rows and some more in 7 µs, so it goes first and
 // LOWER() runs only on the rows it lets through (docs/search.md, "A term looked for before it is lowered").
-import { isAscii } from './search-index';
+import { isAscii } from '../search';
 
 /** The lowered match: the answer, whatever goes before it. */
 const LOWERED = '(INSTR(LOWER(s.title), LOWER(?)) > 0 OR INSTR(LOWER(s.code), LOWER(?)) > 0)';

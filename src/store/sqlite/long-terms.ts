@@ -5,7 +5,7 @@
 // trigrams (`retretret…`, 1,000 characters) is then 3 trigrams, not a phrase checked position by position.
 // https://sqlite.org/fts5.html#the_trigram_tokenizer ("full-text queries may not contain any tokens longer than 3
 // unicode characters" with detail=none or column)
-import { rarity } from '../search';
+import { isAscii, rarity } from '../search';
 
 /**
  * The trigrams of a term asked of the index at most: its likely rarest (rarity, src/store/search.ts). Each trigram asked
@@ -39,10 +39,6 @@ export function trigramQuery(term: string): string {
   const picked = [...seen.values()].sort((a, b) => rarityOf(b) - rarityOf(a)).slice(0, MAX_TRIGRAMS);
   return picked.map(ftsString).join(' AND ');
 }
-
-/** Whether every character of a term is ASCII, the only characters SQLite's LIKE and lower() fold. */
-// eslint-disable-next-line no-control-regex
-export const isAscii = (term: string) => /^[\x00-\x7f]*$/.test(term);
 
 /** A LIKE pattern for `term` anywhere in a text, its `%`, `_` and `\` taken literally (ESCAPE '\'). */
 const likeOf = (term: string) => `%${term.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;

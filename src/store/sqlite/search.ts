@@ -4,8 +4,9 @@
 // the ids of its matches; a common one is read along the list's order, window by window, each window's matches asked
 // of the index by rowid range. Every statement here runs on the search lane (src/store/sqlite/engine.ts).
 import { listOrder, pastKey, whereOf, type Key } from '../keyset';
-import { isAscii, termCheck, trigramQuery } from './long-terms';
+import { termCheck, trigramQuery } from './long-terms';
 import {
+  isAscii,
   rarerFirst,
   type Bounds,
   type Condition,
