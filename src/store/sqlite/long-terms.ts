@@ -44,16 +44,29 @@ export function trigramQuery(term: string): string {
 const likeOf = (term: string) => `%${term.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 
 /**
- * The check that a row holds `term` in its title or code, ignoring case as globOf does. An ASCII term (of any length)
- * is looked for with LIKE, which ignores the case of ASCII letters, all such a term can match
- * (https://sqlite.org/lang_expr.html#like): at 2 KB of code a row, 2.3 times as fast as instr() in the text's lower(),
- * which copies the text first (docs/search.md, "Two common terms, walked by the index"), and far faster than a GLOB of
- * character sets (`*[rR][eE]…*`), which tries the pattern at every position.
+ * The longest term checked with LIKE. LIKE tries the pattern at every position of the text, character by character:
+ * on a text made to almost match at each (`aaaaaab` over and over, 2 KB), 25 µs a row for 8 characters, 29 for 16 and
+ * 48 for 32, where instr() in lower() takes 9 to 11 whatever the length (docs/search.md, "Two common terms, walked by
+ * the index").
+ */
+export const LIKE_MAX = 16;
+
+/**
+ * The check that a row holds `term` in its title or code, ignoring case as globOf does. An ASCII term of at most
+ * LIKE_MAX characters is looked for with LIKE, which ignores the case of ASCII letters, all such a term can match
+ * (https://sqlite.org/lang_expr.html#like): on code, 2.3 times as fast as instr() in the text's lower(), which copies
+ * the text first (docs/search.md, "Two common terms, walked by the index"); a longer one with instr() in lower(), whose
+ * cost does not grow with the term's length; any other with a GLOB of character sets (`*[rR][eE]…*`), which tries the
+ * pattern at every position.
  */
 export function termCheck(term: string): { where: string; params: string[] } {
-  if (isAscii(term)) {
+  if (isAscii(term) && [...term].length <= LIKE_MAX) {
     const like = likeOf(term);
     return { where: "(s.title LIKE ? ESCAPE '\\' OR s.code LIKE ? ESCAPE '\\')", params: [like, like] };
+  }
+  if (isAscii(term)) {
+    const lower = term.toLowerCase();
+    return { where: '(instr(lower(s.title), ?) > 0 OR instr(lower(s.code), ?) > 0)', params: [lower, lower] };
   }
   return { where: '(s.title GLOB ? OR s.code GLOB ?)', params: [globOf(term), globOf(term)] };
 }
