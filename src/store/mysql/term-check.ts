@@ -13,7 +13,7 @@ const SPECIAL = /[\\^$.|?*+()[\]{}]/g;
 
 /**
  * The longest term looked for with a pattern first. A pattern is tried at every position of the text: on a text made
- * to almost match at each (`aaa…ab` over and over, 2 KB), 78 µs a row for 16 characters and 130 for 32, where the
+ * to almost match at each (`aaa…ab` over and over, 2 KB), 78 µs a row for 16 characters and 117 to 131 for 32, where the
  * lowered match takes 18 to 20 (and 176 µs a row for its own worst, a 1,000-character term: docs/search.md, "A term
  * looked for before it is lowered").
  */
