@@ -13,18 +13,19 @@ const SPECIAL = /[\\^$.|?*+()[\]{}]/g;
 
 /**
  * The longest term looked for with a pattern first. A pattern is tried at every position of the text: on a text made
- * to almost match at each (`aaa…ab` over and over, 2 KB), 78 µs a row for 16 characters and 117 to 131 for 32, where the
- * lowered match takes 18 to 20 (and 176 µs a row for its own worst, a 1,000-character term: docs/search.md, "A term
- * looked for before it is lowered").
+ * to almost match at each (`aaa…ab` over and over, 2 KB), 78 µs a row for 16 characters and 117 to 131 for 32, where
+ * the lowered match takes 18 to 20 (and 176 µs a row for its own worst, a 1,000-character term: docs/search.md, "A
+ * term looked for before it is lowered").
  */
 export const PATTERN_MAX = 32;
 
 /**
  * A pattern that every text whose LOWER() holds `term` matches, or undefined when there is none to trust or it could
- * cost more than the lowered match: a term of at most PATTERN_MAX ASCII characters other than `i` and `I`, caseless (`(?i)`, PCRE2 on MariaDB, ICU on MySQL 8: both fold case by
- * Unicode's case folding). The only characters LOWER() turns into ASCII are A–Z, `İ` (U+0130, to `i`) and `K` (the
- * Kelvin sign, to `k`); a caseless `k` matches the Kelvin sign, a caseless `i` not `İ` (checked:
- * test/src/store/mysql-term-check.test.ts). A pattern may match more (`ſ`, the long s, for `s`): LOWER() decides.
+ * cost more than the lowered match: a term of at most PATTERN_MAX ASCII characters other than `i` and `I`, caseless
+ * (`(?i)`, PCRE2 on MariaDB, ICU on MySQL 8: both fold case by Unicode's case folding). The only characters LOWER()
+ * turns into ASCII are A–Z, `İ` (U+0130, to `i`) and `K` (the Kelvin sign, to `k`); a caseless `k` matches the Kelvin
+ * sign, a caseless `i` not `İ` (checked: test/src/store/mysql-term-check.test.ts). A pattern may match more (`ſ`, the
+ * long s, for `s`): LOWER() decides.
  */
 export function caselessPattern(term: string): string | undefined {
   if (!isAscii(term) || term.length > PATTERN_MAX || /i/i.test(term)) return undefined;
