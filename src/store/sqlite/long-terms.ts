@@ -60,7 +60,7 @@ export const LIKE_MAX = 16;
  * pattern at every position.
  */
 export function termCheck(term: string): { where: string; params: string[] } {
-  if (isAscii(term) && [...term].length <= LIKE_MAX) {
+  if (isAscii(term) && term.length <= LIKE_MAX) {
     const like = likeOf(term);
     return { where: "(s.title LIKE ? ESCAPE '\\' OR s.code LIKE ? ESCAPE '\\')", params: [like, like] };
   }
@@ -74,7 +74,7 @@ export function termCheck(term: string): { where: string; params: string[] } {
 /**
  * A GLOB pattern that holds where the term is a substring, ignoring case: each cased character as a set of its
  * spellings (`[rR]`), GLOB's own `*`, `?` and `[` as one-character sets, the rest as they are. The spellings are
- * JavaScript's lower and upper case, as for short terms (src/store/sqlite/search.ts caseVariants).
+ * JavaScript's lower and upper case, as for short terms (src/store/sqlite/search.ts spellingsCheck).
  */
 export function globOf(term: string): string {
   const parts = chars(term).map((ch) => {

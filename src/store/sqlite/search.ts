@@ -43,11 +43,11 @@ const idsIn = (json: string): Condition => ({
 });
 
 /**
- * Every spelling of a short term that FTS5's case folding would take for it: each character in its lower and upper
- * case. A term of one or two characters has at most four, each looked for with instr() (SQLite's lower() and LIKE
- * fold ASCII only, where FTS5 folds every script).
+ * The check of a short term of other characters than ASCII: every spelling that FTS5's case folding would take for
+ * it, each character in its lower and upper case (at most four for one or two characters), each looked for with
+ * instr() (SQLite's lower() and LIKE fold ASCII only, where FTS5 folds every script). An ASCII one is termCheck's.
  */
-function caseVariants(term: string): string[] {
+function spellingsCheck(term: string): { where: string; params: string[] } {
   let variants = [''];
   for (const ch of term) {
     const forms = new Set(
@@ -57,38 +57,26 @@ function caseVariants(term: string): string[] {
     );
     variants = variants.flatMap((v) => [...forms].map((f) => v + f));
   }
-  return variants;
+  return {
+    where: `(${variants.map(() => 'instr(s.title, ?) > 0 OR instr(s.code, ?) > 0').join(' OR ')})`,
+    params: variants.flatMap((v) => [v, v]),
+  };
 }
 
 /**
  * The search's conditions: the index's for the terms of three characters or more (each asked by its trigrams and
- * checked whole on the rows they find: ./long-terms.ts), instr()'s checks for the short ones.
+ * checked whole on the rows they find: ./long-terms.ts), the checks alone for the short ones; the long terms' checks
+ * first, the likely rarest first.
  */
 export async function sqliteSearch(select: Select, { long, short }: SearchTerms): Promise<SearchSql> {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  const check: string[] = [];
-  const checkParams: unknown[] = [];
   const ordered = rarerFirst(long);
-  for (const { where: term, params: termParams } of ordered.map(termCheck)) {
-    check.push(term);
-    checkParams.push(...termParams);
-  }
-  for (const term of short) {
-    if (isAscii(term)) {
-      const like = termCheck(term);
-      check.push(like.where);
-      checkParams.push(...like.params);
-      continue;
-    }
-    const variants = caseVariants(term);
-    check.push(`(${variants.map(() => 'instr(s.title, ?) > 0 OR instr(s.code, ?) > 0').join(' OR ')})`);
-    for (const v of variants) checkParams.push(v, v);
-  }
-  if (!long.length) return { where, params, check, checkParams };
+  const checks = [...ordered.map(termCheck), ...short.map((t) => (isAscii(t) ? termCheck(t) : spellingsCheck(t)))];
+  const check = checks.map((c) => c.where);
+  const checkParams = checks.flatMap((c) => c.params);
+  if (!long.length) return { where: [], params: [], check, checkParams };
   const every: Condition = { where: check.map((c) => `(${c})`).join(' AND '), params: checkParams };
   const use = await searchIndex(select, [...new Set(ordered.map(trigramQuery))], every);
-  if ('page' in use) return { where, params, check, checkParams, index: use };
+  if ('page' in use) return { where: [], params: [], check, checkParams, index: use };
   return { where: [use.where], params: use.params, check, checkParams };
 }
 
