@@ -11,6 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { waitForHttp, withThrottles } from './service';
+import { startFlags } from '../server/start-flags';
 import { markdownTable } from './table';
 
 const BUILDS = (process.env.BENCH_AB_BUILDS ?? '').split(',').filter(Boolean);
@@ -22,7 +23,8 @@ const LIMIT = Number(process.env.BENCH_AB_LIMIT ?? 100);
 
 function serve(build: string, port: number): ChildProcess {
   const [dir, url] = build.split(/=(.*)/s);
-  return spawn(process.execPath, [path.join(dir!, 'dist/server/main.js')], {
+  // As `npm start` runs each build (server/start-flags.ts), as bench:compare does.
+  return spawn(process.execPath, [...startFlags(), path.join(dir!, 'dist/server/main.js')], {
     env: withThrottles({
       ...process.env,
       DATABASE_URL: url || URL_,
