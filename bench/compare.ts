@@ -3,7 +3,8 @@
 // of one snippet, the list, a Token create and a Token update taken in turns (A B A B …), so that a machine busy with
 // something else slows both alike; WEB_CONCURRENCY passes through. Prints each build's median req/s, the ratio, the
 // median p99, and the service's CPU per request (its processes' /proc utime + stime over the requests answered: on a
-// busy machine the rates and p99s are the run queue's, the CPU per request is still the build's). With BENCH_DATABASE_URL (mysql://, a database whose tables may be dropped: its name says bench or
+// busy machine the rates and p99s are the run queue's, the CPU per request is still the build's), and that of its main
+// threads alone, where the JavaScript runs (a busy service's reads are bound by it). With BENCH_DATABASE_URL (mysql://, a database whose tables may be dropped: its name says bench or
 // test, or BENCH_EMPTY_DATABASE=yes), on it instead: one build after the other, its tables dropped before each; with
 // BENCH_OTHER_DATABASE_URL too (another such database, for the other build), both at once, taken in turns.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -11,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
-import { cpuSeconds, runScenario, type Scenario } from './load';
+import { cpuSeconds, mainThreadCpuSeconds, runScenario, type Scenario } from './load';
 import { ROOT, stop, waitForHttp, withThrottles } from './service';
 import { startFlags } from '../server/start-flags';
 import { markdownTable } from './table';
@@ -131,19 +132,22 @@ async function main(): Promise<void> {
       body: CREATE,
     },
   ];
-  const results = new Map<string, { rps: number; p99: number; errors: number; cpuMs: number }[]>();
+  const results = new Map<string, { rps: number; p99: number; errors: number; cpuMs: number; mainMs: number }[]>();
   const measure = async (build: Build, s: number, round: number) => {
     const scenario = scenarios(build)[s]!;
     process.stderr.write(
       `bench:compare round ${round + 1}/${ROUNDS}: ${build.name} ${scenario.name} (${DURATION} s)…\n`,
     );
-    const cpuBefore = cpuSeconds(build.service!.pid!);
-    const result = await runScenario(scenario, [build.service!.pid!], { connections: CONNECTIONS, duration: DURATION });
-    // The service's CPU per answered request: what a busy machine's run queue does not change, unlike the rates.
+    const pid = build.service!.pid!;
+    const [cpuBefore, mainBefore] = [cpuSeconds(pid), mainThreadCpuSeconds(pid)];
+    const result = await runScenario(scenario, [pid], { connections: CONNECTIONS, duration: DURATION });
+    // The service's CPU per answered request: what a busy machine's run queue does not change, unlike the rates. The
+    // main threads' alone: a read's rate is bound by it once the service is busy.
     const answered = Math.max(1, result.rps * DURATION);
-    const cpuMs = ((cpuSeconds(build.service!.pid!) - cpuBefore) * 1000) / answered;
+    const cpuMs = ((cpuSeconds(pid) - cpuBefore) * 1000) / answered;
+    const mainMs = ((mainThreadCpuSeconds(pid) - mainBefore) * 1000) / answered;
     const key = `${scenario.name}\0${build.name}`;
-    results.set(key, [...(results.get(key) ?? []), { ...result, cpuMs }]);
+    results.set(key, [...(results.get(key) ?? []), { ...result, cpuMs, mainMs }]);
   };
   const count = scenarios(builds[0]!).length;
   try {
@@ -181,6 +185,7 @@ async function main(): Promise<void> {
         'p99 other → this (ms)',
         'non-2xx other / this',
         'service CPU ms/request other → this',
+        'main threads CPU ms/request other → this',
       ],
     ];
     for (const scenario of scenarios(builds[0]!)) {
@@ -189,6 +194,7 @@ async function main(): Promise<void> {
       const p99 = [a!, b!].map((r) => median(r.map((x) => x.p99)));
       const errors = [a!, b!].map((r) => r.reduce((sum, x) => sum + x.errors, 0));
       const cpu = [a!, b!].map((r) => median(r.map((x) => x.cpuMs)));
+      const mainCpu = [a!, b!].map((r) => median(r.map((x) => x.mainMs)));
       rows.push([
         scenario.name,
         rps[0]!.toFixed(0),
@@ -197,6 +203,7 @@ async function main(): Promise<void> {
         `${p99[0]} → ${p99[1]}`,
         `${errors[0]} / ${errors[1]}`,
         `${cpu[0]!.toFixed(2)} → ${cpu[1]!.toFixed(2)}`,
+        `${mainCpu[0]!.toFixed(2)} → ${mainCpu[1]!.toFixed(2)}`,
       ]);
     }
     const processes = Number(process.env.WEB_CONCURRENCY || 1);

@@ -35,17 +35,31 @@ function withDescendants(pid: number): number[] {
 
 /** CPU seconds (user + system) a process tree has used so far: /proc/PID/stat's utime and stime, in clock ticks. */
 export function cpuSeconds(pid: number): number {
+  return ticksOf(withDescendants(pid), (p) => `/proc/${p}/stat`) / 100; // USER_HZ, 100 on Linux
+}
+
+/**
+ * CPU seconds the main threads of a process tree have used so far (/proc/PID/task/PID/stat): the JavaScript of each
+ * process runs there, so where the service is busy, that thread's CPU a request bounds its rate, whatever the rest of
+ * the process (libuv's pool, V8's helper threads, worker threads) uses.
+ */
+export function mainThreadCpuSeconds(pid: number): number {
+  return ticksOf(withDescendants(pid), (p) => `/proc/${p}/task/${p}/stat`) / 100;
+}
+
+/** The utime + stime clock ticks of each process's stat file. */
+function ticksOf(pids: number[], statOf: (pid: number) => string): number {
   let ticks = 0;
-  for (const p of withDescendants(pid)) {
+  for (const p of pids) {
     try {
       // The fields after the command's closing parenthesis; utime and stime are the 14th and 15th of the line.
-      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      const fields = readFileSync(statOf(p), 'utf8').split(') ')[1]!.split(' ');
       ticks += Number(fields[11]) + Number(fields[12]);
     } catch {
       // exited meanwhile
     }
   }
-  return ticks / 100; // USER_HZ, 100 on Linux
+  return ticks;
 }
 
 /** Resident memory of a process tree, in MB. */
