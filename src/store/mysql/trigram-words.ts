@@ -63,33 +63,59 @@ export const trigramWord = (a: number, b: number, c: number, width: number) =>
  */
 export function trigramWords(texts: string[], width: number, common = false): string[] {
   const space = spaceOf(width);
-  // Each number once, marked in a table of the whole space when it is small (46,656 at width 3): a Set of the 32-bit
-  // hashes, most of them past V8's small integers, took 209 µs for 2 KB of code, this 62-80 (bench/fixtures, 2026-11-27).
-  const marked = space <= MARKED_SPACE ? new Uint8Array(space) : undefined;
-  const seen = marked ? undefined : new Set<number>();
   const words: string[] = [];
+  const table = space <= TABLE_SPACE ? tableOf(width, space) : undefined;
+  if (!table) {
+    const seen = new Set<number>();
+    eachTrigram(texts, common, (h) => {
+      const n = remainder(h, space);
+      if (seen.has(n)) return;
+      seen.add(n);
+      words.push(wordOf(n, width));
+    });
+    return words;
+  }
+  // A Set of the 32-bit hashes, most of them past V8's small integers, took 209 µs for 2 KB of code; the table 54-58
+  // (bench/fixtures, 2026-11-27).
+  const call = nextCall(table);
   eachTrigram(texts, common, (h) => {
-    // The remainder by division: `%` of a number past V8's small integers calls out to fmod, a third of the time.
-    const n = h - Math.floor(h / space) * space;
-    if (marked ? marked[n] === 0 : !seen!.has(n)) {
-      if (marked) marked[n] = 1;
-      else seen!.add(n);
-      words.push(marked ? spelled(n, width) : wordOf(n, width));
-    }
+    const n = remainder(h, space);
+    if (table.given[n] === call) return;
+    table.given[n] = call;
+    words.push((table.spellings[n] ??= wordOf(n, width)));
   });
   return words;
 }
 
+/** `h mod space` by division: `%` of a number past V8's small integers calls out to fmod, a third of the time. */
+const remainder = (h: number, space: number) => h - Math.floor(h / space) * space;
+
 /**
- * Up to this many words, trigramWords marks the ones it has given in a byte table of them all (46 KB at width 3), and
- * keeps each word it spells for the next time (at most a few MB of strings, spelled once).
+ * Up to this many words (46,656 at width 3), trigramWords keeps a table of the space, made once: which call last gave
+ * each word (a word is new to a call when its mark is another call's, so nothing is cleared between calls), and each
+ * word's spelling once it was first spelled.
  */
-const MARKED_SPACE = 1 << 20;
-const spellings = new Map<number, string[]>();
-function spelled(n: number, width: number): string {
-  let known = spellings.get(width);
-  if (!known) spellings.set(width, (known = []));
-  return (known[n] ??= wordOf(n, width));
+const TABLE_SPACE = 1 << 20;
+interface Table {
+  given: Uint32Array;
+  spellings: string[];
+  call: number;
+}
+const tables = new Map<number, Table>();
+
+function tableOf(width: number, space: number): Table {
+  let table = tables.get(width);
+  if (!table) tables.set(width, (table = { given: new Uint32Array(space), spellings: [], call: 0 }));
+  return table;
+}
+
+/** A new call's mark; after 2^32 - 1 calls the marks start again from a cleared table. */
+function nextCall(table: Table): number {
+  if (table.call === 0xffffffff) {
+    table.given.fill(0);
+    table.call = 0;
+  }
+  return ++table.call;
 }
 
 /**
