@@ -1,9 +1,22 @@
-// The access log (pino-http): one record per request when its answer is over, and the X-Request-Id of every answer.
+// The access log: one record per request when its answer is over, the X-Request-Id of every answer, and the request's
+// logger (its records carry that id).
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
-import { pinoHttp } from 'pino-http';
 import type { Logger } from '../src/log';
+
+declare module 'node:http' {
+  interface IncomingMessage {
+    /** The request's id: its X-Request-Id, and the `reqId` of every record about it. */
+    id: string;
+    /** The service's logger, its records carrying the request's `reqId`: made on first use (accessLog). */
+    log: Logger;
+  }
+  interface ServerResponse {
+    /** The error an answer was made for (the error handler's): the access record is then `error`, with its stack. */
+    err?: unknown;
+  }
+}
 import { whenAnswerOver, writeOutcome, type Gone } from './answer-over';
 
 /** An id a proxy may hand us: short, and nothing a log reader or a header could choke on. */
@@ -48,7 +61,7 @@ const sent = (req: IncomingMessage, res: ServerResponse) => req.socket.bytesWrit
 export const CLIENT_CLOSED = 499;
 
 /**
- * The fields of an access record (the request id is bound to the record by pino-http). A request whose client went
+ * The fields of an access record, its request id first. A request whose client went
  * away is `aborted`: its status is 499 when no answer had begun (else the status of the answer cut short), `answer`
  * the status of the answer the service made for no one, and for a write `write` what became of it.
  */
@@ -56,6 +69,7 @@ function fields(req: IncomingMessage, res: ServerResponse, ms: number, gone: Gon
   const userId = (req as Request).requester?.user?.id;
   const write = gone && writeOutcome(req.method, gone);
   return {
+    reqId: req.id,
     method: req.method,
     path: pathOf(req),
     status: gone && !gone.headSent ? CLIENT_CLOSED : res.statusCode,
@@ -73,40 +87,36 @@ function fields(req: IncomingMessage, res: ServerResponse, ms: number, gone: Gon
  * over in res.err) is error, with the error's stack in the same record; 4xx is info, like 2xx/3xx (a client's mistake
  * is not the operator's alarm); probes are debug.
  */
-function record(
-  req: IncomingMessage,
-  res: ServerResponse & { err?: unknown },
-  ms: number,
-  gone: Gone | undefined,
-): void {
-  const entry = fields(req, res, ms, gone);
+function record(log: Logger, req: IncomingMessage, res: ServerResponse, ms: number, gone: Gone | undefined): void {
   const failed = res.err !== undefined || (gone?.answer ?? res.statusCode) >= 500;
-  const level = failed ? 'error' : PROBES.has(entry.path) ? 'debug' : 'info';
+  const level = failed ? 'error' : PROBES.has(pathOf(req)) ? 'debug' : 'info';
+  if (!log.isLevelEnabled(level)) return;
+  const entry = fields(req, res, ms, gone);
   const outcome = gone ? ` aborted${entry.write ? `, write ${entry.write}` : ''}` : '';
-  (req as Request).log[level](
+  log[level](
     { ...entry, ...(res.err === undefined ? {} : { err: res.err }) },
     `${req.method} ${entry.path} ${entry.status}${outcome}`,
   );
 }
 
+/**
+ * The request's logger, a child of the service's bound to its id, made when something first logs about the request:
+ * most requests log nothing but their access record, which `record` writes with the id among its fields. pino-http
+ * made a child logger and its listeners on every request, about a tenth of a detail read's time (docs/operations.md, "Logs").
+ */
+function bindLogger(req: IncomingMessage, log: Logger): void {
+  let child: Logger | undefined;
+  Object.defineProperty(req, 'log', { get: () => (child ??= log.child({ reqId: req.id })), configurable: true });
+}
+
 export function accessLog(log: Logger, trustsPeer: TrustsPeer): RequestHandler {
-  const http = pinoHttp({
-    logger: log,
-    genReqId: requestId(trustsPeer),
-    // Neither the request nor the response is serialized (that is where Authorization and Cookie live): only `fields`.
-    quietReqLogger: true,
-    quietResLogger: true,
-    // pino-http binds the whole request to a child logger even when quiet; not serializing it saves most of its cost.
-    wrapSerializers: false,
-    serializers: { req: () => undefined, res: () => undefined },
-    // The record is written here, once the answer is over: for a client gone first, that can be after its 'close'.
-    autoLogging: false,
-  });
+  const idOf = requestId(trustsPeer);
   return (req, res, next) => {
     const start = Date.now();
     sentBefore(req, res);
-    http(req, res);
-    whenAnswerOver(res, (gone) => record(req, res, Date.now() - start, gone));
+    req.id = idOf(req, res);
+    bindLogger(req, log);
+    whenAnswerOver(res, (gone) => record(log, req, res, Date.now() - start, gone));
     next();
   };
 }
