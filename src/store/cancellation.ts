@@ -23,32 +23,67 @@ export function clientGone(): Error {
   return Object.assign(new Error('the client went away before the answer'), { name: 'AbortError', code: 'ABORT_ERR' });
 }
 
-/** One statement's stop: aborts at its deadline or when its request's client goes away, whichever comes first. */
-export interface Stop {
-  signal: AbortSignal;
-  /** Clears the deadline's timer: the statement ended. */
-  done(): void;
+/**
+ * What a line (src/store/gate.ts) listens to for a wait to end early: an AbortSignal, or a statement's Stop below.
+ */
+export interface Abortable {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
 }
 
-export function statementStop(ms: number): Stop {
-  const controller = new AbortController();
-  const request = requests.getStore();
-  const gone = () => controller.abort(clientGone());
-  const timer = setTimeout(() => controller.abort(pastDeadline(ms)), ms);
-  if (request?.aborted) gone();
-  else request?.addEventListener('abort', gone, { once: true });
-  return {
-    signal: controller.signal,
-    done() {
-      clearTimeout(timer);
-      request?.removeEventListener('abort', gone);
-    },
-  };
+/**
+ * One statement's stop: aborts at its deadline or when its request's client goes away, whichever comes first. Not an
+ * AbortController: every read makes one, and a controller, its EventTarget signal and their listeners cost a read more
+ * than its statement's own JavaScript (docs/benchmarks.md, "The reads' own machinery").
+ */
+class Stop implements Abortable {
+  aborted = false;
+  reason: Error | undefined;
+  /** At most two at once: the line the statement waits in, then its halt. */
+  private listeners: (() => void)[] = [];
+  private readonly timer: NodeJS.Timeout;
+  private readonly request: AbortSignal | undefined;
+  private readonly gone = () => this.abort(clientGone());
+
+  constructor(ms: number) {
+    this.timer = setTimeout(() => this.abort(pastDeadline(ms)), ms);
+    this.request = requests.getStore();
+    if (this.request?.aborted) this.abort(clientGone());
+    else this.request?.addEventListener('abort', this.gone, { once: true });
+  }
+
+  addEventListener(_type: 'abort', listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    const at = this.listeners.indexOf(listener);
+    if (at !== -1) this.listeners.splice(at, 1);
+  }
+
+  private abort(reason: Error): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.done();
+    const listeners = this.listeners;
+    this.listeners = [];
+    for (const listener of listeners) listener();
+  }
+
+  /** The statement ended, or stopped: its deadline's timer and its request's listener go. */
+  done(): void {
+    clearTimeout(this.timer);
+    this.request?.removeEventListener('abort', this.gone);
+  }
 }
 
 /** How one statement gets its connection, runs on it, is stopped there, and hands the connection back. */
 export interface Steps<C, T> {
-  take(): Promise<C>;
+  /** `stop`: a wait for the connection leaves its line when the statement stops (Gate.enter). */
+  take(stop: Abortable): Promise<C>;
   run(connection: C): Promise<T>;
   /** Stops the running statement in the engine; `give` follows when `run` settles (if it ever does). */
   halt(connection: C): void;
@@ -56,38 +91,47 @@ export interface Steps<C, T> {
 }
 
 /**
- * Runs one statement under `stop`: settles as it does, or rejects with the stop's reason as soon as it aborts. A
+ * Runs one statement under its stop: its deadline (`ms`, its wait for a connection included) and its request's client
+ * going away (cancelledWith). Settles as the statement does, or rejects with the stop's reason as soon as it stops: a
  * statement stopped before it had its connection never starts (the connection, if it comes, is handed straight back);
- * one that runs is halted.
+ * one that runs is halted. One promise, settled once: whichever comes second (a halted statement's own error, or a
+ * stop after the answer) finds it settled.
  */
-export async function stoppable<C, T>(stop: AbortSignal, steps: Steps<C, T>): Promise<T> {
-  if (stop.aborted) throw stop.reason;
-  const stopped = new Promise<never>((_resolve, reject) =>
-    stop.addEventListener('abort', () => reject(stop.reason as Error), { once: true }),
-  );
-  const work = (async () => {
-    const connection = await steps.take();
-    if (stop.aborted) {
-      steps.give(connection);
-      throw stop.reason;
-    }
-    const halt = () => {
-      try {
-        steps.halt(connection);
-      } catch {
-        // A listener's throw would end the process; a connection closing under it has nothing left to stop.
-      }
-    };
-    stop.addEventListener('abort', halt, { once: true });
-    try {
-      return await steps.run(connection);
-    } finally {
-      stop.removeEventListener('abort', halt);
-      steps.give(connection);
-    }
-  })();
-  // Whichever loses the race is dropped: a halted statement's own error, or a stop after the answer.
-  stopped.catch(() => {});
-  work.catch(() => {});
-  return Promise.race([work, stopped]);
+export function stoppable<C, T>(ms: number, steps: Steps<C, T>): Promise<T> {
+  const stop = new Stop(ms);
+  if (stop.aborted) return Promise.reject(stop.reason!);
+  return new Promise<T>((resolve, reject) => {
+    stop.addEventListener('abort', () => reject(stop.reason!));
+    steps.take(stop).then(
+      (connection) => {
+        if (stop.aborted) return steps.give(connection);
+        const halt = () => {
+          try {
+            steps.halt(connection);
+          } catch {
+            // A listener's throw would end the process; a connection closing under it has nothing left to stop.
+          }
+        };
+        stop.addEventListener('abort', halt);
+        const ended = () => {
+          stop.done();
+          steps.give(connection);
+        };
+        steps.run(connection).then(
+          (value) => {
+            ended();
+            resolve(value);
+          },
+          (err: unknown) => {
+            ended();
+            reject(err as Error);
+          },
+        );
+      },
+      (err: unknown) => {
+        stop.done();
+        reject(err as Error);
+      },
+    );
+  });
 }

@@ -1,4 +1,5 @@
 // A gate letting a fixed number of tasks through at once: first come, first served, urgent ones ahead of the rest.
+import type { Abortable } from './cancellation';
 
 export class Gate {
   private active = 0;
@@ -11,7 +12,7 @@ export class Gate {
    * Resolves when the caller may go through; it must call leave() afterwards. Rejects with the reason of `stop` if it
    * aborts first: the caller leaves the line and never goes through.
    */
-  enter(urgent = false, stop?: AbortSignal): Promise<void> {
+  enter(urgent = false, stop?: Abortable): Promise<void> {
     if (stop?.aborted) return Promise.reject(stop.reason as Error);
     if (this.active < this.width) {
       this.active++;

@@ -2,6 +2,7 @@
 // once it is the process's next writer, so that only one transaction per process asks at a time, and hands a turn it
 // holds straight to the process's next writer, a burst of TURN_BURST at most, before it gives it back.
 import cluster from 'node:cluster';
+import type { Abortable } from './cancellation';
 import { Gate } from './gate';
 import { isTurnMessage, type TurnMessage } from './write-turn';
 
@@ -82,7 +83,7 @@ export class TurnGate extends Gate {
   }
 
   /** `turn` false: the line only, for a group the writer thread runs (it takes the file's lock itself: take-lock.ts). */
-  override async enter(urgent = false, stop?: AbortSignal, turn = true): Promise<void> {
+  override async enter(urgent = false, stop?: Abortable, turn = true): Promise<void> {
     await super.enter(urgent, stop);
     if (this.held !== undefined) return void this.burst++; // passed on with the place by the last holder
     if (!turn) return;

@@ -7,7 +7,7 @@ import { createPool, type ConnectionOptions, type Pool, type PoolConnection } fr
 import { RateLimiterMySQL, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { Sequelize } from 'sequelize';
 import type { Config } from '../../config';
-import { statementStop, stoppable } from '../cancellation';
+import { stoppable } from '../cancellation';
 import type { CounterOptions, Engine, PortableWork, ReadKind, Readiness, Tx } from '../engine';
 import { mysql2WithDeadline, withDeadline, withoutStatementDeadline } from '../mysql-deadline';
 import { Killer } from '../mysql-kill';
@@ -123,31 +123,26 @@ export class MysqlEngine implements Engine {
    * stopped while it runs, the server ends its connection (KILL, mysql-kill.ts). The lookup of who sent a request has
    * no line to skip here: the pool hands out connections as they come free.
    */
-  async select<T extends object>(sql: string, params: readonly unknown[], kind: ReadKind): Promise<T[]> {
+  select<T extends object>(sql: string, params: readonly unknown[], kind: ReadKind): Promise<T[]> {
     const on = kind === 'search' ? this.searchLane : this.read;
-    const stop = statementStop(on.timeoutMs);
-    try {
-      const pool = on.pools[on.next++ % on.pools.length]!;
-      return await stoppable(stop.signal, {
-        take: () =>
-          new Promise<PoolConnection>((resolve, reject) =>
-            pool.getConnection((err, connection) => (err ? reject(err) : resolve(connection))),
-          ),
-        run: (connection) =>
-          new Promise<T[]>((resolve, reject) =>
-            connection.execute(sql, params as never, (err, rows) => (err ? reject(err) : resolve(rows as T[]))),
-          ),
-        // The server ends the connection and its statement; here it is closed, so the pool never hands it out again
-        // (its release() is then a no-op).
-        halt: (connection) => {
-          this.killerOf(connection)?.kill(connection.threadId);
-          connection.destroy();
-        },
-        give: (connection) => connection.release(),
-      });
-    } finally {
-      stop.done();
-    }
+    const pool = on.pools[on.next++ % on.pools.length]!;
+    return stoppable(on.timeoutMs, {
+      take: () =>
+        new Promise<PoolConnection>((resolve, reject) =>
+          pool.getConnection((err, connection) => (err ? reject(err) : resolve(connection))),
+        ),
+      run: (connection) =>
+        new Promise<T[]>((resolve, reject) =>
+          connection.execute(sql, params as never, (err, rows) => (err ? reject(err) : resolve(rows as T[]))),
+        ),
+      // The server ends the connection and its statement; here it is closed, so the pool never hands it out again
+      // (its release() is then a no-op).
+      halt: (connection) => {
+        this.killerOf(connection)?.kill(connection.threadId);
+        connection.destroy();
+      },
+      give: (connection) => connection.release(),
+    });
   }
 
   /** A portable work on the writer thread; any other on one of Sequelize's connections, in this thread. */

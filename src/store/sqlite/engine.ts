@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Sequelize } from 'sequelize';
 import sqlite3 from 'sqlite3';
 import type { Config } from '../../config';
-import { statementStop, stoppable } from '../cancellation';
+import { stoppable } from '../cancellation';
 import { deadline } from '../deadline';
 import { READINESS_READ, type Engine, type PortableWork, type ReadKind, type Readiness, type Tx } from '../engine';
 import { Gate } from '../gate';
@@ -195,24 +195,18 @@ export class SqliteEngine implements Engine {
    * (src/store/cancellation.ts). Stopped before it has a reader, it never starts; stopped while it runs, it is
    * interrupted on its reader (withReader).
    */
-  async select<T extends object>(sql: string, params: readonly unknown[], kind: ReadKind, urgent: boolean) {
+  select<T extends object>(sql: string, params: readonly unknown[], kind: ReadKind, urgent: boolean): Promise<T[]> {
     const on = kind === 'search' ? this.searchLane : this.read;
-    const stop = statementStop(on.timeoutMs);
-    try {
-      return await this.withReader(
-        on,
-        async (db) => {
-          const prepared = await this.readerStatements.get(db, sql);
-          return new Promise<T[]>((resolve, reject) =>
-            prepared.all(params, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows))),
-          );
-        },
-        urgent,
-        stop.signal,
-      );
-    } finally {
-      stop.done();
-    }
+    return this.withReader(
+      on,
+      async (db) => {
+        const prepared = await this.readerStatements.get(db, sql);
+        return new Promise<T[]>((resolve, reject) =>
+          prepared.all(params, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows))),
+        );
+      },
+      urgent,
+    );
   }
 
   /**
@@ -225,24 +219,24 @@ export class SqliteEngine implements Engine {
    * too: a stopped read is answered at once but runs to its end; it has no readers, so no lanes either (a search runs
    * there too, under the lane's deadline).
    */
-  private async withReader<T>(
-    on: Lane,
-    work: (db: sqlite3.Database) => Promise<T>,
-    lookup: boolean,
-    stop: AbortSignal,
-  ): Promise<T> {
+  private async withReader<T>(on: Lane, work: (db: sqlite3.Database) => Promise<T>, lookup: boolean): Promise<T> {
     const file = this.file;
     if (!file) {
       const writer = await this.writer();
-      return stoppable(stop, { take: () => Promise.resolve(writer), run: work, halt: () => {}, give: () => {} });
+      return stoppable(on.timeoutMs, {
+        take: () => Promise.resolve(writer),
+        run: work,
+        halt: () => {},
+        give: () => {},
+      });
     }
     if (!on.readers) {
       on.readers = Promise.all(Array.from({ length: on.width }, () => openReader(file, this.pragmas)));
       on.idleReaders.push(...(await on.readers));
     } else await on.readers;
     let interrupting: NodeJS.Timeout | undefined;
-    return stoppable(stop, {
-      async take() {
+    return stoppable(on.timeoutMs, {
+      async take(stop) {
         await on.readerGate.enter(lookup, stop);
         return on.idleReaders.pop()!;
       },
