@@ -2,14 +2,15 @@
 // logger (its records carry that id).
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Request, RequestHandler } from 'express';
+import type { Express, Request, RequestHandler } from 'express';
 import type { Logger } from '../src/log';
+import { whenAnswerOver, writeOutcome, type Gone } from './answer-over';
 
 declare module 'node:http' {
   interface IncomingMessage {
     /** The request's id: its X-Request-Id, and the `reqId` of every record about it. */
     id: string;
-    /** The service's logger, its records carrying the request's `reqId`: made on first use (accessLog). */
+    /** The service's logger, its records carrying the request's `reqId`: made on first use (requestLoggers). */
     log: Logger;
   }
   interface ServerResponse {
@@ -17,7 +18,6 @@ declare module 'node:http' {
     err?: unknown;
   }
 }
-import { whenAnswerOver, writeOutcome, type Gone } from './answer-over';
 
 /** An id a proxy may hand us: short, and nothing a log reader or a header could choke on. */
 const FIT_ID = /^[A-Za-z0-9._:-]{1,200}$/;
@@ -65,13 +65,13 @@ export const CLIENT_CLOSED = 499;
  * away is `aborted`: its status is 499 when no answer had begun (else the status of the answer cut short), `answer`
  * the status of the answer the service made for no one, and for a write `write` what became of it.
  */
-function fields(req: IncomingMessage, res: ServerResponse, ms: number, gone: Gone | undefined) {
+function fields(req: IncomingMessage, res: ServerResponse, path: string, ms: number, gone: Gone | undefined) {
   const userId = (req as Request).requester?.user?.id;
   const write = gone && writeOutcome(req.method, gone);
   return {
     reqId: req.id,
     method: req.method,
-    path: pathOf(req),
+    path,
     status: gone && !gone.headSent ? CLIENT_CLOSED : res.statusCode,
     bytes: sent(req, res),
     ms,
@@ -89,9 +89,10 @@ function fields(req: IncomingMessage, res: ServerResponse, ms: number, gone: Gon
  */
 function record(log: Logger, req: IncomingMessage, res: ServerResponse, ms: number, gone: Gone | undefined): void {
   const failed = res.err !== undefined || (gone?.answer ?? res.statusCode) >= 500;
-  const level = failed ? 'error' : PROBES.has(pathOf(req)) ? 'debug' : 'info';
+  const path = pathOf(req);
+  const level = failed ? 'error' : PROBES.has(path) ? 'debug' : 'info';
   if (!log.isLevelEnabled(level)) return;
-  const entry = fields(req, res, ms, gone);
+  const entry = fields(req, res, path, ms, gone);
   const outcome = gone ? ` aborted${entry.write ? `, write ${entry.write}` : ''}` : '';
   log[level](
     { ...entry, ...(res.err === undefined ? {} : { err: res.err }) },
@@ -99,14 +100,23 @@ function record(log: Logger, req: IncomingMessage, res: ServerResponse, ms: numb
   );
 }
 
+/** Where a request keeps its own logger once it was made. */
+const CHILD = Symbol('child logger');
+
 /**
- * The request's logger, a child of the service's bound to its id, made when something first logs about the request:
- * most requests log nothing but their access record, which `record` writes with the id among its fields. pino-http
- * made a child logger and its listeners on every request, about a tenth of a detail read's time (docs/operations.md, "Logs").
+ * Gives the app's requests `req.log`: a child of the service's logger bound to the request's id, made when something
+ * first logs about the request (most requests log nothing but their access record, which `record` writes with the id
+ * among its fields). A getter on the app's request prototype (Express sets every request's prototype to
+ * `app.request`), defined once at start-up. pino-http made a child logger and its listeners on every request, about a
+ * tenth of a detail read's time (docs/operations.md, "Logs").
  */
-function bindLogger(req: IncomingMessage, log: Logger): void {
-  let child: Logger | undefined;
-  Object.defineProperty(req, 'log', { get: () => (child ??= log.child({ reqId: req.id })), configurable: true });
+export function requestLoggers(app: Pick<Express, 'request'>, log: Logger): void {
+  Object.defineProperty(app.request, 'log', {
+    get(this: IncomingMessage & { [CHILD]?: Logger }) {
+      return (this[CHILD] ??= log.child({ reqId: this.id }));
+    },
+    configurable: true,
+  });
 }
 
 export function accessLog(log: Logger, trustsPeer: TrustsPeer): RequestHandler {
@@ -115,7 +125,6 @@ export function accessLog(log: Logger, trustsPeer: TrustsPeer): RequestHandler {
     const start = Date.now();
     sentBefore(req, res);
     req.id = idOf(req, res);
-    bindLogger(req, log);
     whenAnswerOver(res, (gone) => record(log, req, res, Date.now() - start, gone));
     next();
   };

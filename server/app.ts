@@ -1,7 +1,7 @@
 // createApp(runtime): the Express application, assembled in processing order; it never listens.
 import express, { type Express } from 'express';
 import type { Runtime } from '../src/runtime';
-import { accessLog } from './access-log';
+import { accessLog, requestLoggers } from './access-log';
 import { authenticationChain } from './auth/chain';
 import { buildSchemes } from './auth/schemes';
 import { oauth2Routes } from './auth/oauth2/routes';
@@ -36,6 +36,7 @@ export function createApp(runtime: Runtime): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
   const trustProxy = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
+  requestLoggers(app, log);
   app.use(accessLog(log, (req) => trustProxy(req.socket.remoteAddress ?? '', 0)));
   // The app's own route-name registry; the REST routes come from the procedures' .meta.
   const urls = (app.locals.urls = new Urls());
