@@ -210,33 +210,23 @@ export class SqliteEngine implements Engine {
   }
 
   /**
-   * Runs `work` (one statement) on a free reader of `on`, under `stop`: connections of their own that may only read, so
-   * a steady stream of reads never queues in front of a write on the writer. A `lookup` (one row by key: the token,
-   * the session, the user a request acts as) goes ahead of the reads in line, so that no request, a write least of
-   * all, waits behind other clients' lists just to learn who sent it. Stopped in line, it leaves the line; stopped
-   * while it runs, it is interrupted (sqlite3_interrupt: the reader runs only this statement, and is free again as soon
-   * as SQLite gives up). In memory, the one database is the writer's, shared with the writes an interrupt would stop
-   * too: a stopped read is answered at once but runs to its end; it has no readers, so no lanes either (a search runs
-   * there too, under the lane's deadline).
+   * Runs `work` (one statement) on a free reader of `on`, under its lane's deadline and its request's client
+   * (stoppable: the deadline counts from the call, the readers' opening and the wait in line included): connections of
+   * their own that may only read, so a steady stream of reads never queues in front of a write on the writer. A
+   * `lookup` (one row by key: the token, the session, the user a request acts as) goes ahead of the reads in line, so
+   * that no request, a write least of all, waits behind other clients' lists just to learn who sent it. Stopped in
+   * line, it leaves the line; stopped while it runs, it is interrupted (sqlite3_interrupt: the reader runs only this
+   * statement, and is free again as soon as SQLite gives up). In memory, the one database is the writer's, shared with
+   * the writes an interrupt would stop too: a stopped read is answered at once but runs to its end; it has no readers,
+   * so no lanes either (a search runs there too, under the lane's deadline).
    */
-  private async withReader<T>(on: Lane, work: (db: sqlite3.Database) => Promise<T>, lookup: boolean): Promise<T> {
+  private withReader<T>(on: Lane, work: (db: sqlite3.Database) => Promise<T>, lookup: boolean): Promise<T> {
     const file = this.file;
-    if (!file) {
-      const writer = await this.writer();
-      return stoppable(on.timeoutMs, {
-        take: () => Promise.resolve(writer),
-        run: work,
-        halt: () => {},
-        give: () => {},
-      });
-    }
-    if (!on.readers) {
-      on.readers = Promise.all(Array.from({ length: on.width }, () => openReader(file, this.pragmas)));
-      on.idleReaders.push(...(await on.readers));
-    } else await on.readers;
+    if (!file) return stoppable(on.timeoutMs, { take: () => this.writer(), run: work, halt() {}, give() {} });
     let interrupting: NodeJS.Timeout | undefined;
     return stoppable(on.timeoutMs, {
-      async take(stop) {
+      take: async (stop) => {
+        await this.openReaders(on, file);
         await on.readerGate.enter(lookup, stop);
         return on.idleReaders.pop()!;
       },
@@ -260,6 +250,13 @@ export class SqliteEngine implements Engine {
         on.readerGate.leave();
       },
     });
+  }
+
+  /** The lane's reader connections, opened on its first read. */
+  private async openReaders(on: Lane, file: string): Promise<void> {
+    if (on.readers) return void (await on.readers);
+    on.readers = Promise.all(Array.from({ length: on.width }, () => openReader(file, this.pragmas)));
+    on.idleReaders.push(...(await on.readers));
   }
 
   /** An exclusive transaction on a side file; a second process's BEGIN waits in the busy handler. In memory, a no-op. */
