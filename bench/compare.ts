@@ -7,6 +7,8 @@
 // threads alone, where the JavaScript runs (a busy service's reads are bound by it). With BENCH_DATABASE_URL (mysql://, a database whose tables may be dropped: its name says bench or
 // test, or BENCH_EMPTY_DATABASE=yes), on it instead: one build after the other, its tables dropped before each; with
 // BENCH_OTHER_DATABASE_URL too (another such database, for the other build), both at once, taken in turns.
+// BENCH_SCENARIOS (`detail,list,post,put`, all by default) measures those alone: the reads without the writes between
+// them, whose aftermath (MariaDB's purge and FULLTEXT work) otherwise lands on the rounds after them.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -114,10 +116,15 @@ async function main(): Promise<void> {
     { name: 'other', root: path.resolve(other), port: PORT, env: {} },
     { name: 'this', root: ROOT, port: PORT + 1, env: {} },
   ];
-  const scenarios = (b: Build): Scenario[] => [
-    { name: 'GET /snippets/<pk>/', url: `http://127.0.0.1:${b.port}/snippets/50/` },
-    { name: `GET /snippets/?limit=${SNIPPETS}`, url: `http://127.0.0.1:${b.port}/snippets/?limit=${SNIPPETS}` },
+  const every = (b: Build): (Scenario & { key: string })[] => [
+    { key: 'detail', name: 'GET /snippets/<pk>/', url: `http://127.0.0.1:${b.port}/snippets/50/` },
     {
+      key: 'list',
+      name: `GET /snippets/?limit=${SNIPPETS}`,
+      url: `http://127.0.0.1:${b.port}/snippets/?limit=${SNIPPETS}`,
+    },
+    {
+      key: 'post',
       name: 'POST /snippets/ Token',
       url: `http://127.0.0.1:${b.port}/snippets/`,
       method: 'POST',
@@ -125,6 +132,7 @@ async function main(): Promise<void> {
       body: CREATE,
     },
     {
+      key: 'put',
       name: 'PUT /snippets/<pk>/ Token',
       url: `http://127.0.0.1:${b.port}/snippets/51/`,
       method: 'PUT',
@@ -132,6 +140,10 @@ async function main(): Promise<void> {
       body: CREATE,
     },
   ];
+  const only = process.env.BENCH_SCENARIOS?.split(',').map((k) => k.trim());
+  const unknown = only?.filter((k) => !every(builds[0]!).some((s) => s.key === k));
+  if (unknown?.length) throw new Error(`BENCH_SCENARIOS: no scenario ${unknown.join(', ')} (detail, list, post, put)`);
+  const scenarios = (b: Build) => every(b).filter((s) => !only || only.includes(s.key));
   const results = new Map<string, { rps: number; p99: number; errors: number; cpuMs: number; mainMs: number }[]>();
   const measure = async (build: Build, s: number, round: number) => {
     const scenario = scenarios(build)[s]!;

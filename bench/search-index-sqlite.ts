@@ -1,8 +1,8 @@
 // `npm run bench:search-index:sqlite`: what SQLite's search index costs, without HTTP (whose rates swing too much on a loaded
 // machine to compare writes): BENCH_SEARCH_SNIPPETS (20,000) snippets of bench/fixtures code seeded once through the
 // migrated schema, then for each index (positions kept, `detail=full`, as before migration 0016; without positions,
-// `detail=none` + `columnsize=0`, migration 0016; contentless, a row removed by its rowid, migration 0018; no index) a
-// copy of that file: the index's pages (dbstat) against the
+// `detail=none` + `columnsize=0`, migration 0016; contentless, a row removed by its rowid, migration 0018; trigram words
+// written by the application as MariaDB's, a proposal; no index) a copy of that file: the index's pages (dbstat) against the
 // bytes of title and code it indexes, then BENCH_WRITES creates and as many code updates, each its own transaction
 // (BENCH_WRITE_GROUP: that many a transaction, as the service's writer thread groups them),
 // the process's CPU time per write (SQLite's work included); and the rare term's and `return self`'s index query.
@@ -13,6 +13,7 @@ import sqlite3 from 'sqlite3';
 import { RARE_TERM, seedSqlite, writeCode } from './search-seed';
 import { cli } from './service';
 import { markdownTable } from './table';
+import { queryWords, trigramWords } from '../src/store/mysql/trigram-words';
 import { termCheck, trigramQuery } from '../src/store/sqlite/long-terms';
 import {
   EXTERNAL_CONTENT,
@@ -51,6 +52,12 @@ interface Variant {
   options?: string; // FTS5 options; undefined: no index
   /** The index keeps no copy of the text, nor reads the row's (`content=''`): a row leaves it by its rowid. */
   contentless?: boolean;
+  /**
+   * The index of each snippet's trigram words (src/store/mysql/trigram-words.ts, none of common characters only), worked
+   * out in JavaScript and written by the application, one statement a transaction for all its writes (FTS5's `ascii`
+   * tokenizer over the words), instead of FTS5's trigram tokenizer over the text in triggers.
+   */
+  words?: boolean;
 }
 const VARIANTS: Variant[] = [
   { name: 'positions (`detail=full`, before 0016)', options: '' },
@@ -60,13 +67,32 @@ const VARIANTS: Variant[] = [
     options: CONTENTLESS_OPTIONS,
     contentless: true,
   },
+  {
+    name: 'trigram words written by the application, one statement a transaction (a proposal)',
+    options: CONTENTLESS_OPTIONS,
+    contentless: true,
+    words: true,
+  },
   { name: 'no index', options: undefined },
 ];
 
 async function prepare(file: string, v: Variant): Promise<void> {
   const db = new sqlite3.Database(file);
   for (const sql of DROP) await run(db, sql);
-  if (v.options !== undefined) {
+  if (v.words) {
+    await run(
+      db,
+      `CREATE VIRTUAL TABLE snippet_search USING fts5(words, ${CONTENTLESS}, tokenize='ascii'${v.options})`,
+    );
+    await run(db, "INSERT INTO snippet_search(snippet_search, rank) VALUES ('automerge', 16)");
+    await run(db, CONTENTLESS_TRIGGERS[1]!); // the delete's: a row leaves by its rowid
+    const rows = await all<{ id: number; title: string; code: string }>(db, 'SELECT id, title, code FROM snippets');
+    for (let at = 0; at < rows.length; at += 500)
+      await run(db, WORDS_INSERT, [
+        JSON.stringify(rows.slice(at, at + 500).map((r) => [r.id, wordsOf(r.title, r.code)])),
+      ]);
+    await run(db, "INSERT INTO snippet_search(snippet_search) VALUES ('optimize')");
+  } else if (v.options !== undefined) {
     const content = v.contentless ? CONTENTLESS : EXTERNAL_CONTENT;
     await run(
       db,
@@ -106,7 +132,22 @@ async function grouped(db: sqlite3.Database, i: number, write: () => Promise<unk
   if (GROUP > 1 && ((i + 1) % GROUP === 0 || i === WRITES - 1)) await run(db, 'COMMIT');
 }
 
-async function writes(db: sqlite3.Database, salt: number): Promise<{ create: number; update: number }> {
+/** The words of a title and code (ASCII, lowered as the search's checks ignore case). */
+const wordsOf = (title: string, code: string) =>
+  trigramWords([title.toLowerCase(), code.toLowerCase()], WORDS_WIDTH).join(' ');
+const WORDS_WIDTH = 3;
+/** The words of every write of a transaction, `[[id, words], …]` as one JSON parameter: one statement for them all. */
+const WORDS_INSERT =
+  'INSERT OR REPLACE INTO snippet_search(rowid, words) SELECT value->>0, value->>1 FROM json_each(?)';
+
+/** The words of the writes of the transaction now open, written by flush() before its COMMIT. */
+const pending: [number, string][] = [];
+async function flush(db: sqlite3.Database): Promise<void> {
+  if (pending.length) await run(db, WORDS_INSERT, [JSON.stringify(pending.splice(0))]);
+}
+
+async function writes(db: sqlite3.Database, salt: number, words = false): Promise<{ create: number; update: number }> {
+  const flushed = (i: number) => words && (GROUP === 1 || (i + 1) % GROUP === 0 || i === WRITES - 1);
   const [{ owner }] = (await all<{ owner: number }>(db, 'SELECT MIN(id) AS owner FROM users')) as [{ owner: number }];
   const ids: number[] = [];
   const create = await cpuPerWrite(async () => {
@@ -117,15 +158,32 @@ async function writes(db: sqlite3.Database, salt: number): Promise<{ create: num
           "INSERT INTO snippets (created, title, code, linenos, language, style, highlighted, owner_id) VALUES (datetime('now'), ?, ?, 0, 'python', 'friendly', '', ?)",
           [`bench ${salt + i}`, writeCode(salt + i), owner],
         );
-        ids.push((await all<{ id: number }>(db, 'SELECT last_insert_rowid() AS id'))[0]!.id);
+        const id = (await all<{ id: number }>(db, 'SELECT last_insert_rowid() AS id'))[0]!.id;
+        ids.push(id);
+        if (words) pending.push([id, wordsOf(`bench ${salt + i}`, writeCode(salt + i))]);
+        if (flushed(i)) await flush(db);
       });
     }
   });
+  const updated = (i: number) => 1 + ((i * 37) % COUNT);
+  // The service has each snippet's title before its transaction (it renders the whole snippet first).
+  const titles = new Map(
+    (
+      await all<{ id: number; title: string }>(
+        db,
+        'SELECT id, title FROM snippets WHERE id IN (SELECT value FROM json_each(?))',
+        [JSON.stringify(Array.from({ length: WRITES }, (_, i) => updated(i)))],
+      )
+    ).map((r) => [r.id, r.title]),
+  );
   const update = await cpuPerWrite(async () => {
     for (let i = 0; i < WRITES; i++)
-      await grouped(db, i, () =>
-        run(db, 'UPDATE snippets SET code = ? WHERE id = ?', [writeCode(salt + 50_000 + i), 1 + ((i * 37) % COUNT)]),
-      );
+      await grouped(db, i, async () => {
+        const [id, code] = [updated(i), writeCode(salt + 50_000 + i)];
+        await run(db, 'UPDATE snippets SET code = ? WHERE id = ?', [code, id]);
+        if (words) pending.push([id, wordsOf(titles.get(id)!, code)]);
+        if (flushed(i)) await flush(db);
+      });
   });
   return { create, update };
 }
@@ -178,13 +236,21 @@ async function main(): Promise<void> {
           const bytes = await indexBytes(db);
           r.size = `${(bytes / 1e6).toFixed(1)} MB, ${(bytes / code).toFixed(2)}× the ${(code / 1e6).toFixed(1)} MB indexed`;
           const full = v.options === '';
-          const q = (term: string) => (full ? `"${term}"` : trigramQuery(term));
+          // The words' index names no word of common characters only (`return`, `self`): such terms are read in list
+          // order, within the page's bounded scan, as on MariaDB.
+          const q = (term: string) =>
+            v.words
+              ? (queryWords(term, WORDS_WIDTH, 4) ?? []).map((w) => `"${w}"`).join(' AND ')
+              : full
+                ? `"${term}"`
+                : trigramQuery(term);
+          const both = [q('return'), q('self')].filter(Boolean).join(' AND ');
           r.queries = [
             `${(await queryMs(db, q(RARE_TERM), full ? [] : [RARE_TERM])).toFixed(1)}`,
-            `${(await queryMs(db, `${q('return')} AND ${q('self')}`, full ? [] : ['return', 'self'])).toFixed(1)}`,
+            both ? `${(await queryMs(db, both, full ? [] : ['return', 'self'])).toFixed(1)}` : 'not indexed',
           ];
         }
-        const w = await writes(db, round * 1_000_000);
+        const w = await writes(db, round * 1_000_000, v.words);
         r.create.push(w.create);
         r.update.push(w.update);
         results.set(v.name, r);

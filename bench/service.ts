@@ -3,7 +3,11 @@ import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { startFlags } from '../server/start-flags';
 
-export const ROOT = path.resolve(__dirname, '..');
+/**
+ * The checkout whose build (`dist/`) the benches start: this one, or BENCH_ROOT, another checkout built with `npm run
+ * build` (`BENCH_ROOT=/path/to/old npm run bench:mixed` measures that build under this checkout's load).
+ */
+export const ROOT = path.resolve(process.env.BENCH_ROOT ?? path.join(__dirname, '..'));
 
 export function cli(env: NodeJS.ProcessEnv, ...args: string[]): string {
   const res = spawnSync(process.execPath, [path.join(ROOT, 'dist/server/cli.js'), ...args], {
