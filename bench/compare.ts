@@ -8,7 +8,7 @@
 // test, or BENCH_EMPTY_DATABASE=yes), on it instead: one build after the other, its tables dropped before each; with
 // BENCH_OTHER_DATABASE_URL too (another such database, for the other build), both at once, taken in turns.
 // BENCH_SCENARIOS (`detail,list,post,put`, all by default) measures those alone: the reads without the writes between
-// them, whose aftermath (MariaDB's purge and FULLTEXT work) otherwise lands on the rounds after them.
+// their rounds, which otherwise leave each round's reads a table the writes have grown and changed.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
