@@ -240,7 +240,7 @@ async function main(): Promise<void> {
           // order, within the page's bounded scan, as on MariaDB.
           const q = (term: string) =>
             v.words
-              ? (queryWords(term, WORDS_WIDTH, 4) ?? []).map((w) => `"${w}"`).join(' AND ')
+              ? (queryWords(term.toLowerCase(), WORDS_WIDTH, 4) ?? []).map((w) => `"${w}"`).join(' AND ')
               : full
                 ? `"${term}"`
                 : trigramQuery(term);
