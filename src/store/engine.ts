@@ -87,8 +87,10 @@ export interface Engine {
   time(instant: Date): unknown;
   /** A list cursor's time (as encodeCursor wrote it) as a statement's parameter. */
   cursorTime(text: string): unknown;
-  /** The join keyword that makes the engine read the tables in the written order. */
-  readonly orderedJoin: string;
+  /** `snippets s` as the reads of snippets name it: with what keeps the engine reading it by an index. */
+  readonly snippetsTable: string;
+  /** `snippets s` and each one's owner, `users u`, read in that order, each by an index. */
+  readonly snippetsWithOwners: string;
   /** An INSERT of `columns` that updates the other columns when a row with the same `key` is there. */
   upsert(table: string, key: string, columns: readonly string[]): string;
   /** The conditions on `snippets s` that a snippet list's search terms put (docs/api.md, "Finding snippets"). */

@@ -55,11 +55,21 @@ export class MysqlEngine implements Engine {
   /** What ends a stopped statement's connection on its server, one per server (its host:port). */
   private readonly killers = new Map<string, Killer>();
   /**
-   * Snippets first, then each one's owner: the list is read in the order of the (created, id) index. With few users
-   * and many snippets MariaDB's planner read users first and sorted every snippet in a temporary table for each page
-   * (44 pages of 100 a second, 7,000 snippets, the server's CPU at 140%); STRAIGHT_JOIN keeps to the written order.
+   * The table by one of its indexes, never read whole: with statistics behind the table (InnoDB recounts it after a
+   * tenth of its rows change, in the background) MariaDB read every row and sorted them for each page of the list,
+   * where the (created, id) index reads a page's rows (16 writers beside the list: a table read and a sort for every
+   * page, 1,962 to 6,964 rows read a page as the table grew; docs/benchmarks.md, "The list beside writers on
+   * MariaDB"; test/src/store/keyset-seek.test.ts). Every index is named, so the planner still chooses among them.
    */
-  readonly orderedJoin = 'STRAIGHT_JOIN';
+  readonly snippetsTable = 'snippets s FORCE INDEX (PRIMARY, snippets_created, snippets_owner_created)';
+  /**
+   * Snippets first, then each one's owner by its key: the list is read in the order of the (created, id) index. With
+   * few users and many snippets MariaDB's planner read users first and sorted every snippet in a temporary table for
+   * each page (44 pages of 100 a second, 7,000 snippets, the server's CPU at 140%); STRAIGHT_JOIN keeps to the written
+   * order. Beside writers it then read the users whole into a join buffer, which keeps no order, and sorted every
+   * snippet again, whatever index `snippets` was given: the owner is read by its key.
+   */
+  readonly snippetsWithOwners = `${this.snippetsTable} STRAIGHT_JOIN users u FORCE INDEX (PRIMARY) ON u.id = s.owner_id`;
   private readonly url: string;
   /** The snippet writes' transactions, on a thread of their own (writer-worker.ts). */
   private readonly writer: WriterThread;

@@ -21,7 +21,7 @@ const SNIPPET_COLUMNS_WITHIN = SNIPPET_FIELDS.map(([name, field]) =>
   name === 'code' ? CODE_WITHIN : `${sqlOf(name, field)} AS ${name}`,
 ).join(', ');
 /** Snippets first, then each one's owner: the list is read in the order of the (created, id) index. */
-const SNIPPET_FROM = (store: Store) => `FROM snippets s ${store.engine.orderedJoin} users u ON u.id = s.owner_id`;
+const SNIPPET_FROM = (store: Store) => `FROM ${store.engine.snippetsWithOwners}`;
 
 type SnippetRow = RawRow<Snippet>;
 
@@ -231,7 +231,7 @@ export async function previousCursor(
   const { where, params, end } = await pageConditions(store, selection, bounds, limit + 1, false);
   const rows = await select<Key & { size: number | string }>(
     store,
-    `SELECT s.id, s.created, ${rowBytes('s')} AS size FROM snippets s${whereOf(where)} ${listOrder(!selection.descending)} LIMIT ?`,
+    `SELECT s.id, s.created, ${rowBytes('s')} AS size FROM ${store.engine.snippetsTable}${whereOf(where)} ${listOrder(!selection.descending)} LIMIT ?`,
     [...params, limit + 1],
     selection.kind,
   );

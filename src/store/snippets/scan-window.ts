@@ -31,7 +31,7 @@ export interface Window {
 export async function windowOf(store: Store, scan: Scan, bounds: Bounds, inclusive: boolean): Promise<Window> {
   const [end] = await select<Position>(
     store,
-    `SELECT s.id, s.created FROM snippets s${whereOf(bounds.where)} ${listOrder(bounds.descending)} LIMIT 1 OFFSET ?`,
+    `SELECT s.id, s.created FROM ${store.engine.snippetsTable}${whereOf(bounds.where)} ${listOrder(bounds.descending)} LIMIT 1 OFFSET ?`,
     [...bounds.params, inclusive ? scan.rows - 1 : scan.rows],
     'search',
   );

@@ -104,7 +104,8 @@ export class SqliteEngine implements Engine {
   private readonly thread: WriterThread | undefined;
   /** The writes that queue meanwhile commit together, each in its savepoint (src/store/sqlite/group-commit.ts). */
   private readonly groups: GroupCommit;
-  readonly orderedJoin = 'JOIN';
+  readonly snippetsTable = 'snippets s';
+  readonly snippetsWithOwners = 'snippets s JOIN users u ON u.id = s.owner_id';
 
   /**
    * Sequelize keeps one connection for the store (it opens others only for its own transactions, which the store never
