@@ -15,9 +15,12 @@ export function server(url: string) {
 
 /**
  * A mysql2 pool of up to `size` connections to `url`'s server, for the statements the store runs on its own: dates in
- * UTC (as Sequelize's), a connection closed after 10 s idle, a connect bounded by `connectTimeoutMs`, and an UPDATE's
+ * UTC (as Sequelize's), connections kept between statements, a connect bounded by `connectTimeoutMs`, and an UPDATE's
  * affected rows those it changed, not those it matched (`-FOUND_ROWS`, as Sequelize's connections: the Tx contract,
- * src/store/engine.ts).
+ * src/store/engine.ts). With `maxIdle` under the pool's size mysql2 closes, every second, each free connection past
+ * it, whatever its idle time (its Pool's _removeIdleTimeoutConnections): the next statements paid a new connection and
+ * the preparing of each statement again (test/src/store/mysql-pool.test.ts). A connection the server ends (its
+ * wait_timeout) leaves the pool, which opens another.
  */
 export function poolOptions(url: string, size: number, connectTimeoutMs: number): PoolOptions {
   const s = server(url);
@@ -31,8 +34,7 @@ export function poolOptions(url: string, size: number, connectTimeoutMs: number)
     timezone: 'Z',
     supportBigNumbers: true,
     connectionLimit: size,
-    maxIdle: 0,
-    idleTimeout: 10000,
+    maxIdle: size,
     connectTimeout: connectTimeoutMs,
     flags: ['-FOUND_ROWS'],
   };
