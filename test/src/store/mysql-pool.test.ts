@@ -4,7 +4,8 @@
 // prepares in one run, 31 and 108 with them kept; docs/benchmarks.md, "mysql2's idle connections"). MySQL/MariaDB only.
 import { expect } from 'chai';
 import type { Pool, RowDataPacket } from 'mysql2';
-import { isSqlite, mysqlPools } from '../../support/engine';
+import { QueryTypes } from 'sequelize';
+import { eventually, isSqlite, mysqlPools } from '../../support/engine';
 import { testStore } from '../../support/runtime';
 
 /** The server's id of the connection a pool runs a statement on. */
@@ -31,9 +32,17 @@ describe('the store’s mysql2 pools keep an idle connection (MySQL/MariaDB)', (
   it('answers on a new connection after the server ended an idle one', async () => {
     const { read } = mysqlPools(testStore());
     const first = await connectionOf(read);
-    await testStore().sequelize.query(`KILL CONNECTION ${first}`);
-    // The pool hears of the end when the socket closes.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const sequelize = testStore().sequelize;
+    await sequelize.query(`KILL CONNECTION ${first}`);
+    // Gone from the server, its socket closed: each poll's round trip lets the pool hear of the end meanwhile.
+    const listed = async () => {
+      const [row] = await sequelize.query<{ n: number }>(
+        'SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE ID = ?',
+        { type: QueryTypes.SELECT, replacements: [first] },
+      );
+      return Number(row!.n) > 0;
+    };
+    await eventually(async () => !(await listed()));
     expect(await connectionOf(read)).to.not.equal(first);
   });
 });
