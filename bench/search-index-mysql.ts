@@ -4,7 +4,9 @@
 // without the index, with it (the words of rare trigrams only, kept), with every trigram's word (the design of
 // h-search-maria before), and with Phabricator's Ferret design (a side table of (trigram, snippet) rows, the trigrams
 // in 15% or more of the snippets left out, a term's two rarest trigrams' lists intersected), in interleaved rounds so
-// that the ratios come from the same minutes of a busy machine.
+// that the ratios come from the same minutes of a busy machine. BENCH_OTHER_DATABASE_URL, the same database through
+// another node of a Galera cluster (`scripts/cluster.sh --nodes-only`): the write connections alternate between the
+// two nodes, and the deadlocks counted are then also the certification conflicts between them.
 import { loadavg } from 'node:os';
 import mysql from 'mysql2/promise';
 import type { Highlighter } from '../src/highlight';
@@ -274,7 +276,11 @@ async function main(): Promise<void> {
   await conn.query(
     'CREATE TABLE plain_trigram_words (snippet_id INTEGER NOT NULL PRIMARY KEY, words MEDIUMTEXT CHARACTER SET ascii COLLATE ascii_bin NOT NULL) ENGINE=InnoDB',
   );
-  const conns = await Promise.all([0, 1, 2, 3].map(() => mysql.createConnection({ uri: url, charset: 'utf8mb4' })));
+  const other = process.env.BENCH_OTHER_DATABASE_URL;
+  const nodes = other ? [url, other] : [url];
+  const conns = await Promise.all(
+    [0, 1, 2, 3].map((i) => mysql.createConnection({ uri: nodes[i % nodes.length], charset: 'utf8mb4' })),
+  );
   const rates: Record<Design, { create: number[]; update: number[] }> = {
     none: { create: [], update: [] },
     rare: { create: [], update: [] },
@@ -328,7 +334,7 @@ async function main(): Promise<void> {
     ]),
   );
   console.log(
-    `\nWrites in the database alone, 4 connections, ${DB_WRITES} per measure, median of ${ROUNDS} rounds (load at each round: ${writeLoads.join(', ')}); deadlocks retried: ${Object.entries(
+    `\nWrites in the database alone, 4 connections${other ? ' alternating between two nodes' : ''}, ${DB_WRITES} per measure, median of ${ROUNDS} rounds (load at each round: ${writeLoads.join(', ')}); deadlocks retried: ${Object.entries(
       deadlocks,
     )
       .map(([d, n]) => `${d} ${n}`)

@@ -3,12 +3,16 @@
 # (bench/cluster.ts). Everything runs from Debian's packages under a temporary directory, on ports of its own; the
 # machine's own MariaDB and Redis are not touched. See docs/galera.md.
 #
-# Usage: scripts/cluster.sh [--faults a,b] [--duration S] [--keep] [--direct]
+# Usage: scripts/cluster.sh [--faults a,b] [--duration S] [--keep] [--direct] | --nodes-only
 #   --faults    a subset of: instance-kill,node-term,node-kill,isolate,rolling,conflict,migrate (default: all)
 #   --duration  seconds of load per fault (default 20)
 #   --keep      leave the cluster up afterwards (stop it with: scripts/cluster.sh ctl DIR down)
 #   --direct    each instance connects to its node directly instead of through its Galera-aware HAProxy listener
+#   --nodes-only  start the Galera nodes alone (no Redis, HAProxy, instances or faults), print each node's URL and
+#               leave them up: for the benches in the database alone (docs/search.md, "The designs on two Galera nodes")
 #   CLUSTER_PORT_BASE (env, default 24000): the ports used are BASE+10 .. BASE+99
+#   CLUSTER_NODES (env, default 3): how many nodes to start (2 or 3)
+#   CLUSTER_BUFFER_POOL (env, default 64M): each node's innodb_buffer_pool_size
 # Internal: scripts/cluster.sh ctl DIR node-start|node-stop|node-kill N, instance-start NAME [DB], instance-stop|
 #   instance-kill NAME, sql N "STATEMENT", haproxy "RUNTIME API COMMAND", down
 set -euo pipefail
@@ -78,7 +82,7 @@ port=$(node_port "$n")
 bind-address=127.0.0.1
 skip-name-resolve
 performance_schema=OFF
-innodb_buffer_pool_size=64M
+innodb_buffer_pool_size=${CLUSTER_BUFFER_POOL:-64M}
 innodb_log_file_size=32M
 character-set-server=utf8mb4
 collation-server=utf8mb4_bin
@@ -249,11 +253,12 @@ up() {
   sql 1 "CREATE DATABASE $DB CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
     CREATE USER 'snippets'@'127.0.0.1' IDENTIFIED BY 'snippets';
     GRANT ALL ON *.* TO 'snippets'@'127.0.0.1';"
-  for n in 2 3; do
+  for n in $(seq 2 "${CLUSTER_NODES:-3}"); do
     log "node$n: joining (SST by rsync)"
     node_start "$n"
   done
   log "cluster size $(sql 1 "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME='WSREP_CLUSTER_SIZE'")"
+  [ "${NODES_ONLY:-0}" = 0 ] || return 0
   spawn redis redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no --dir "$DIR/redis"
   spawn galera-check env GALERA_CHECK_USER=snippets GALERA_CHECK_PASSWORD=snippets node "$ROOT/deploy/galera-check.mjs" \
     "$(check_port 1)=127.0.0.1:$(node_port 1)" "$(check_port 2)=127.0.0.1:$(node_port 2)" "$(check_port 3)=127.0.0.1:$(node_port 3)"
@@ -311,7 +316,8 @@ main() {
       --direct) mode=direct ;;
       --faults) faults=$2; shift ;;
       --duration) duration=$2; shift ;;
-      -h | --help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+      --nodes-only) NODES_ONLY=1 keep=1 ;;
+      -h | --help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
       *) echo "cluster.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
     shift
@@ -327,6 +333,10 @@ main() {
   echo $mode >"$DIR/mode"
   (cd "$ROOT" && npm run build --silent)
   up
+  if [ "${NODES_ONLY:-0}" = 1 ]; then
+    for n in $(seq 1 "${CLUSTER_NODES:-3}"); do echo "node$n mysql://snippets:snippets@127.0.0.1:$(node_port "$n")/"; done
+    return 0
+  fi
   local status=0
   # In the background and waited for: a signal to this script then runs its trap at once, not after the driver; in a
   # group of its own, so that the trap stops it with the `ctl` commands it has under way.
