@@ -31,7 +31,7 @@ const LARGEST_WINDOW = 8192;
  * The first window of a walk for `wanted` matches, when the likely rarest term is in `density` of the snippets (its
  * first FEW_MATCHES + 1 matches over the ids they span): the power of two that holds half again as many rows as that
  * density needs, since the other terms only make matches sparser (`return self`: `self` in 20% of the bench's first
- * snippets, both in 13%). Each window more costs three statements.
+ * snippets, both in 13%). Each window more costs two statements.
  */
 const firstWindow = (wanted: number, density: number) =>
   Math.min(LARGEST_WINDOW, Math.max(SMALLEST_WINDOW, 2 ** Math.ceil(Math.log2((1.5 * wanted) / density))));
@@ -111,9 +111,9 @@ async function searchIndex(select: Select, terms: string[], checks: Condition): 
  * The ids of the first `wanted` snippets within `bounds`, in its order, that match: windows of the list, each
  * window's matches found by one index query over its id range, checked for every term (the ids handed on are the
  * page's: it runs no check again) and kept to the window by its bounds, the window doubling while matches are
- * sparse. Of a window only its last row and its id range come back (each from the (created, id) index), not its
- * every row: 1,024 rows took 1.25 ms to hand over (docs/search.md, "Two common terms, walked by the index"). Ids that
- * follow creation order keep each range as small as its window.
+ * sparse. Of a window only its last row and its id range come back (one statement, each from the (created, id)
+ * index), not its every row: 1,024 rows took 1.25 ms to hand over (docs/search.md, "Two common terms, walked by the
+ * index"). Ids that follow creation order keep each range as small as its window.
  */
 async function walk(
   select: Select,
@@ -130,19 +130,19 @@ async function walk(
     const past = last && pastKey(last, bounds.descending ? '<' : '>');
     const where = past ? [...bounds.where, past.where] : bounds.where;
     const params = past ? [...bounds.params, ...past.params] : bounds.params;
-    // The window's last row, found along the index (LIMIT 1 OFFSET): none when fewer rows than a window are left.
-    const [end] = await select<Key>(
-      `SELECT s.id, s.created FROM snippets s${whereOf(where)} ${order} LIMIT 1 OFFSET ?`,
-      [...params, window - 1],
+    // The window's last row (none when fewer rows than a window are left) and its id range, in one statement, each
+    // read along the (created, id) index.
+    const rows = `FROM snippets s${whereOf(where)} ${order} LIMIT`;
+    const [span] = await select<{ id: number | null; created: unknown; lo: number | null; hi: number | null }>(
+      `SELECT (SELECT s.id ${rows} 1 OFFSET ?) AS id, (SELECT s.created ${rows} 1 OFFSET ?) AS created,
+         min(id) AS lo, max(id) AS hi FROM (SELECT s.id AS id ${rows} ?)`,
+      [...params, window - 1, ...params, window - 1, ...params, window],
     );
+    if (span?.lo == null) break;
+    const end: Key | undefined = span.id == null ? undefined : { id: span.id, created: span.created };
     const through = end ? pastKey(end, bounds.descending ? '>' : '<', true) : undefined;
     const inWindow = through ? [...where, through.where] : where;
     const windowParams = through ? [...params, ...through.params] : params;
-    const [span] = await select<{ lo: number | null; hi: number | null }>(
-      `SELECT min(s.id) AS lo, max(s.id) AS hi FROM snippets s${whereOf(inWindow)}`,
-      windowParams,
-    );
-    if (span?.lo == null) break;
     const inRange = 's.id IN (SELECT rowid FROM snippet_search WHERE snippet_search MATCH ? AND rowid BETWEEN ? AND ?)';
     const hits = await select<{ id: number }>(
       `SELECT s.id FROM snippets s${whereOf([inRange, ...inWindow, checks.where])} ${order}`,
