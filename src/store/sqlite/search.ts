@@ -132,10 +132,10 @@ async function walk(
     const params = past ? [...bounds.params, ...past.params] : bounds.params;
     // The window's last row (none when fewer rows than a window are left) and its id range, in one statement, each
     // read along the (created, id) index.
-    const rows = `FROM snippets s${whereOf(where)} ${order} LIMIT`;
+    const inOrder = `FROM snippets s${whereOf(where)} ${order} LIMIT`;
     const [span] = await select<{ id: number | null; created: unknown; lo: number | null; hi: number | null }>(
-      `SELECT (SELECT s.id ${rows} 1 OFFSET ?) AS id, (SELECT s.created ${rows} 1 OFFSET ?) AS created,
-         min(id) AS lo, max(id) AS hi FROM (SELECT s.id AS id ${rows} ?)`,
+      `SELECT (SELECT s.id ${inOrder} 1 OFFSET ?) AS id, (SELECT s.created ${inOrder} 1 OFFSET ?) AS created,
+         min(id) AS lo, max(id) AS hi FROM (SELECT s.id AS id ${inOrder} ?)`,
       [...params, window - 1, ...params, window - 1, ...params, window],
     );
     if (span?.lo == null) break;
