@@ -99,17 +99,32 @@ async function prepare(
   databaseUrl: string,
   extra: NodeJS.ProcessEnv = {},
 ): Promise<{ setup: Setup; service: Service }> {
-  const port = await freePort();
-  const env = faultServiceEnv(databaseUrl, port, extra);
-  const username = uniqueUsername('faults');
-  cli(env, 'migrate');
-  cli(env, 'createuser', username, '--password', 'benchpass');
-  const service = new Service(env);
-  const base = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${base}/readyz`, 120000);
-  const token = await apiToken(base, username, 'benchpass');
-  const [snippetId] = await seedSnippets(base, token, 1);
-  return { setup: { env, port, base, username, token, snippetId: snippetId! }, service };
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const env = faultServiceEnv(databaseUrl, port, extra);
+    const username = uniqueUsername('faults');
+    cli(env, 'migrate');
+    cli(env, 'createuser', username, '--password', 'benchpass');
+    const service = new Service(env);
+    const base = `http://127.0.0.1:${port}`;
+    try {
+      await Promise.race([waitForHttp(`${base}/readyz`, 120000), service.exited]);
+      const token = await apiToken(base, username, 'benchpass');
+      const [snippetId] = await seedSnippets(base, token, 1);
+      return { setup: { env, port, base, username, token, snippetId: snippetId! }, service };
+    } catch (err) {
+      // Another process may take the port freePort found before the service binds it (test/support/ports.ts; in CI
+      // the suites run beside this bench): what answered was that process, and the service exits once it tries to
+      // listen. Then again on another port; any other failure is the fault's.
+      const exited = await Promise.race([service.exited.then(() => true), sleep(5000).then(() => false)]);
+      if (attempt < 3 && exited && /EADDRINUSE/.test(service.output())) continue;
+      await service.stop();
+      if (!exited) throw err;
+      throw new Error(`${String(err)}; the service exited: ${service.output().trim().split('\n').at(-1) ?? ''}`, {
+        cause: err,
+      });
+    }
+  }
 }
 
 /** The creates acknowledged and not readable now, as "n of m". */
@@ -438,7 +453,10 @@ async function main(): Promise<number> {
       try {
         row = await fault.run();
       } catch (err) {
-        row = { ...skippedRow(fault.name, ''), notes: `failed: ${err instanceof Error ? err.message : String(err)}` };
+        // fetch's own message ("fetch failed") says nothing of why: its cause's code does (ECONNREFUSED, …).
+        const cause = (err as { cause?: { code?: string } }).cause?.code;
+        const message = err instanceof Error ? err.message : String(err);
+        row = { ...skippedRow(fault.name, ''), notes: `failed: ${message}${cause ? ` (${cause})` : ''}` };
       }
     }
     lost ||= /^[1-9]/.test(row.lost);
