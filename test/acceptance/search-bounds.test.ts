@@ -224,6 +224,24 @@ describe('two terms of thousands of matches each', function () {
     expect(await list('beta 01 alpha')).to.deep.equal([1001, 2001, 3001, 4001].map((i) => `alpha beta ${i}`));
   });
 
+  it("asks the index for a common term's count once, not for every page (SQLite: MariaDB walks no index)", async function () {
+    if (!isSqlite(testStore())) this.skip();
+    const engine = testStore().engine;
+    const select = engine.select.bind(engine);
+    let counts = 0;
+    engine.select = (sql, params, kind, urgent) => {
+      if (sql.includes('count(*) AS n')) counts += 1;
+      return select(sql, params, kind, urgent);
+    };
+    try {
+      // Five matches, pages of two: three pages, each walking the two common terms' windows.
+      expect(await list('beta alpha')).to.have.length(5);
+    } finally {
+      engine.select = select;
+    }
+    expect(counts).to.be.at.most(1);
+  });
+
   it("reads a page's rows by the ids its walk checked, with no check again (SQLite: MariaDB walks no index)", async function () {
     if (!isSqlite(testStore())) this.skip();
     const engine = testStore().engine;

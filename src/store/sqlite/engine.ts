@@ -11,7 +11,7 @@ import { deadline } from '../deadline';
 import { READINESS_READ, type Engine, type PortableWork, type ReadKind, type Readiness, type Tx } from '../engine';
 import { Gate } from '../gate';
 import { writerLine, type WriterLine } from '../write-turn-gate';
-import { sqliteSearch } from './search';
+import { commonTerms, sqliteSearch } from './search';
 import type { SearchTerms } from '../search';
 import { StatementCache } from './statements';
 import { openConnection } from './connection';
@@ -97,6 +97,8 @@ export class SqliteEngine implements Engine {
   /** The store's own read lane, and the searches'. */
   readonly read: Lane;
   readonly searchLane: Lane;
+  /** The search's common terms of late (./search.ts CommonTerms). */
+  private readonly commonTerms = commonTerms();
   /** The line for the writer connection, one statement at a time (or one transaction, holdWriter). */
   private readonly writerGate: WriterLine;
   private readonly readerStatements = new StatementCache();
@@ -319,7 +321,7 @@ export class SqliteEngine implements Engine {
   }
 
   search(terms: SearchTerms) {
-    return sqliteSearch((sql, params) => this.select(sql, params, 'search', false), terms);
+    return sqliteSearch((sql, params) => this.select(sql, params, 'search', false), terms, this.commonTerms);
   }
 
   async close(): Promise<void> {

@@ -3,6 +3,7 @@
 // it finds (./long-terms.ts); shorter ones by instr() on the rows left. A selective query hands the list
 // the ids of its matches; a common one is read along the list's order, window by window, each window's matches asked
 // of the index by rowid range. Every statement here runs on the search lane (src/store/sqlite/engine.ts).
+import { LRUCache } from 'lru-cache';
 import { listOrder, pastKey, whereOf, type Key } from '../keyset';
 import { termCheck, trigramQuery } from './long-terms';
 import {
@@ -23,6 +24,17 @@ type Select = <T extends object>(sql: string, params: readonly unknown[]) => Pro
  * walking the list: 100,000 snippets, 69,000 matches of `return`, 72 ms to read them all (docs/benchmarks.md, "Search").
  */
 const FEW_MATCHES = 2000;
+/**
+ * The terms found common lately (more than FEW_MATCHES matches), each with its density, by FTS5 query: a common term's
+ * pages walk the list at once, where each page asked the index for the term's first FEW_MATCHES + 1 matches again
+ * (0.6 ms of the search lane's one connection a page: docs/search.md, "Common terms remembered"). Only the way a page
+ * is read comes from here, never its rows: a term that has since become rare is walked, window by window, and found
+ * exactly. A minute, and the 1,000 latest terms, at most.
+ */
+export type CommonTerms = LRUCache<string, number>;
+
+export const commonTerms = (): CommonTerms => new LRUCache<string, number>({ max: 1000, ttl: 60_000 });
+
 /** A walk's windows: the first sized to hold a page of matches at the likely rarest term's density, then doubling. */
 const SMALLEST_WINDOW = 256;
 const LARGEST_WINDOW = 8192;
@@ -68,14 +80,18 @@ function spellingsCheck(term: string): { where: string; params: string[] } {
  * checked whole on the rows they find: ./long-terms.ts), the checks alone for the short ones; the long terms' checks
  * first, the likely rarest first.
  */
-export async function sqliteSearch(select: Select, { long, short }: SearchTerms): Promise<SearchSql> {
+export async function sqliteSearch(
+  select: Select,
+  { long, short }: SearchTerms,
+  common: CommonTerms,
+): Promise<SearchSql> {
   const ordered = rarerFirst(long);
   const checks = [...ordered.map(termCheck), ...short.map((t) => (isAscii(t) ? termCheck(t) : spellingsCheck(t)))];
   const check = checks.map((c) => c.where);
   const checkParams = checks.flatMap((c) => c.params);
   if (!long.length) return { where: [], params: [], check, checkParams };
   const every: Condition = { where: check.map((c) => `(${c})`).join(' AND '), params: checkParams };
-  const use = await searchIndex(select, [...new Set(ordered.map(trigramQuery))], every);
+  const use = await searchIndex(select, [...new Set(ordered.map(trigramQuery))], every, common);
   if ('page' in use) return { where: [], params: [], check, checkParams, index: use };
   return { where: [use.where], params: use.params, check, checkParams };
 }
@@ -90,8 +106,18 @@ export async function sqliteSearch(select: Select, { long, short }: SearchTerms)
  * seldom meet are never asked at once over the whole index, which reads both lists to their ends: the list is walked,
  * window by window, each window's matches of them all asked by id range.
  */
-async function searchIndex(select: Select, terms: string[], checks: Condition): Promise<Condition | SearchIndexUse> {
+async function searchIndex(
+  select: Select,
+  terms: string[],
+  checks: Condition,
+  common: CommonTerms,
+): Promise<Condition | SearchIndexUse> {
   const match = terms.map((t) => `(${t})`).join(' AND ');
+  const walked = (density: number): SearchIndexUse => ({
+    page: (bounds, wanted) => walk(select, match, checks, bounds, firstWindow(wanted, density), wanted),
+  });
+  const known = common.get(terms[0]!);
+  if (known !== undefined) return walked(known);
   // Counted and joined by SQLite: one row, not an object for each of up to FEW_MATCHES + 1 ids (2 ms for a common
   // term's 2,001: docs/search.md, "Two common terms, walked by the index").
   const matches = async (query: string) =>
@@ -104,7 +130,8 @@ async function searchIndex(select: Select, terms: string[], checks: Condition): 
   const first = await matches(terms[0]!);
   if (first.n <= FEW_MATCHES) return idsIn((terms.length === 1 || !first.n ? first : await matches(match)).ids ?? '[]');
   const density = first.n / (first.hi! - first.lo! + 1);
-  return { page: (bounds, wanted) => walk(select, match, checks, bounds, firstWindow(wanted, density), wanted) };
+  common.set(terms[0]!, density);
+  return walked(density);
 }
 
 /**

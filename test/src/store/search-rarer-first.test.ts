@@ -3,7 +3,7 @@
 // the list (src/store/sqlite/search.ts).
 import { expect } from 'chai';
 import { rarerFirst } from '../../../src/store/search';
-import { sqliteSearch } from '../../../src/store/sqlite/search';
+import { commonTerms, sqliteSearch } from '../../../src/store/sqlite/search';
 import { trigramQuery } from '../../../src/store/sqlite/long-terms';
 
 describe('search terms, the likely rarest first', () => {
@@ -20,7 +20,11 @@ describe('search terms, the likely rarest first', () => {
       asked.push([...params]);
       return [{ n: 2001, ids: `[${Array.from({ length: 2001 }, (_, i) => i + 1).join(',')}]` }] as unknown as T[];
     };
-    const search = await sqliteSearch(select, { all: ['return', 'self'], long: ['return', 'self'], short: [] });
+    const search = await sqliteSearch(
+      select,
+      { all: ['return', 'self'], long: ['return', 'self'], short: [] },
+      commonTerms(),
+    );
     expect(asked.map((p) => p[0])).to.deep.equal([trigramQuery('self')]);
     expect(search.index).to.not.equal(undefined);
     expect(search.checkParams.slice(0, 2)).to.deep.equal(['%self%', '%self%']);
@@ -32,7 +36,11 @@ describe('search terms, the likely rarest first', () => {
       asked.push(params[0]);
       return [{ n: 1, ids: '[7]' }] as unknown as T[];
     };
-    const search = await sqliteSearch(select, { all: ['return', 'zq_rare'], long: ['return', 'zq_rare'], short: [] });
+    const search = await sqliteSearch(
+      select,
+      { all: ['return', 'zq_rare'], long: ['return', 'zq_rare'], short: [] },
+      commonTerms(),
+    );
     expect(asked).to.deep.equal([
       trigramQuery('zq_rare'),
       `(${trigramQuery('zq_rare')}) AND (${trigramQuery('return')})`,
