@@ -9,7 +9,7 @@
 #   --keep      leave the cluster up afterwards (stop it with: scripts/cluster.sh ctl DIR down)
 #   --direct    each instance connects to its node directly instead of through its Galera-aware HAProxy listener
 #   --nodes-only  start the Galera nodes alone (no Redis, HAProxy, instances or faults), print each node's URL and
-#               leave them up: for the benches in the database alone (docs/search.md, "The designs on two Galera nodes")
+#               leave them up: for the benches in the database alone (docs/search.md, "The two designs at 100,000 snippets")
 #   CLUSTER_PORT_BASE (env, default 24000): the ports used are BASE+10 .. BASE+99
 #   CLUSTER_NODES (env, default 3): how many nodes to start (2 or 3)
 #   CLUSTER_BUFFER_POOL (env, default 64M): each node's innodb_buffer_pool_size
