@@ -83,6 +83,8 @@ class Service {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The tests' preload that makes a service say on stderr when it listens (test/support/service-marks.cjs). */
+const MARKS = path.join(ROOT, 'test/support/service-marks.cjs');
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
 
 interface Setup {
@@ -105,25 +107,23 @@ async function prepare(
     const username = uniqueUsername('faults');
     cli(env, 'migrate');
     cli(env, 'createuser', username, '--password', 'benchpass');
-    const service = new Service(env);
-    const base = `http://127.0.0.1:${port}`;
-    try {
-      await Promise.race([waitForHttp(`${base}/readyz`, 120000), service.exited]);
-      const token = await apiToken(base, username, 'benchpass');
-      const [snippetId] = await seedSnippets(base, token, 1);
-      return { setup: { env, port, base, username, token, snippetId: snippetId! }, service };
-    } catch (err) {
-      // Another process may take the port freePort found before the service binds it (test/support/ports.ts; in CI
-      // the suites run beside this bench): what answered was that process, and the service exits once it tries to
-      // listen. Then again on another port; any other failure is the fault's.
-      const exited = await Promise.race([service.exited.then(() => true), sleep(5000).then(() => false)]);
-      if (attempt < 3 && exited && /EADDRINUSE/.test(service.output())) continue;
+    // Another process may take the port freePort found before the service binds it (test/support/ports.ts; in CI the
+    // suites run beside this bench): the service is probed only once it says it listens there (the tests' preload,
+    // test/support/service-marks.cjs, as test/support/process.ts startService does), and started again on another
+    // port when it exited on EADDRINUSE instead.
+    const service = new Service({ ...env, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --require ${MARKS}`.trim() });
+    const listening = new RegExp(`^test: listening on port ${port}$`, 'm');
+    const started = await Promise.race([service.logged(listening, 120000), service.exited.then(() => false)]);
+    if (!started) {
       await service.stop();
-      if (!exited) throw err;
-      throw new Error(`${String(err)}; the service exited: ${service.output().trim().split('\n').at(-1) ?? ''}`, {
-        cause: err,
-      });
+      if (attempt < 3 && /EADDRINUSE/.test(service.output())) continue;
+      throw new Error(`the service did not start: ${service.output().trim().split('\n').at(-1) ?? ''}`);
     }
+    const base = `http://127.0.0.1:${port}`;
+    await waitForHttp(`${base}/readyz`, 120000);
+    const token = await apiToken(base, username, 'benchpass');
+    const [snippetId] = await seedSnippets(base, token, 1);
+    return { setup: { env, port, base, username, token, snippetId: snippetId! }, service };
   }
 }
 
