@@ -268,6 +268,13 @@ const EnvSchema = z.object({
    * user"); a save past it is refused with 413. 0: no quota.
    */
   USER_QUOTA_BYTES: integer(0, undefined, 100 * 1024 * 1024),
+  /**
+   * Snippet writes (create, update, delete) the service works on at once, highlighting and transaction included, split
+   * evenly between its WEB_CONCURRENCY processes (rounded up); the others wait in line, first come first served,
+   * DATABASE_TIMEOUT_MS at most (then 503 with Retry-After). Bounded, a crowd of writers leaves the cores to the reads
+   * beside them (docs/configuration.md).
+   */
+  SNIPPET_WRITE_CONCURRENCY: integer(1, 1000, 8),
   HIGHLIGHT_WORKERS: integer(1, undefined, Math.max(1, os.availableParallelism())),
   /** Worker threads for diffs of more than a few changed lines, apart from the highlighting ones (a small change has one of its own). */
   DIFF_WORKERS: integer(1, 64, 1),

@@ -6,6 +6,7 @@ import { defineModels, type Models } from '../models';
 import type { Engine } from './engine';
 import { MysqlEngine } from './mysql/engine';
 import { SqliteEngine } from './sqlite/engine';
+import { WriteLine } from './write-line';
 
 type StoreConfig = Pick<Config, 'DATABASE_URL'> &
   Partial<
@@ -22,6 +23,8 @@ type StoreConfig = Pick<Config, 'DATABASE_URL'> &
       | 'SNIPPET_REVISIONS_KEEP'
       | 'SNIPPET_REVISIONS_DAILY'
       | 'USER_QUOTA_BYTES'
+      | 'SNIPPET_WRITE_CONCURRENCY'
+      | 'WEB_CONCURRENCY'
     >
   >;
 
@@ -39,6 +42,11 @@ export interface Store {
   revisionsDaily: number;
   /** USER_QUOTA_BYTES: bytes of revisions a user's snippets may keep, 0 for no quota. */
   quotaBytes: number;
+  /**
+   * The line the snippet writes of this process wait in (./write-line.ts): its share of SNIPPET_WRITE_CONCURRENCY, which
+   * bounds the writes of the service's WEB_CONCURRENCY processes together, since they share the machine's cores.
+   */
+  writeLine: WriteLine;
   /** When the last write found the disk full (ms since the epoch); undefined once a write succeeds again. */
   diskFullSince?: number;
 }
@@ -55,6 +63,10 @@ export function openStore(config: StoreConfig, highlighter: Highlighter): Store 
     revisionsKeep: config.SNIPPET_REVISIONS_KEEP ?? 0,
     revisionsDaily: config.SNIPPET_REVISIONS_DAILY ?? 0,
     quotaBytes: config.USER_QUOTA_BYTES ?? 0,
+    writeLine: new WriteLine(
+      Math.ceil((config.SNIPPET_WRITE_CONCURRENCY ?? 8) / (config.WEB_CONCURRENCY ?? 1)),
+      config.DATABASE_TIMEOUT_MS ?? 5000,
+    ),
   };
 }
 

@@ -59,16 +59,19 @@ function* chain(err: unknown): Generator<object> {
   }
 }
 
+/** The store busy past a bound of its own (a line waited in too long, src/store/write-line.ts): a 503, never retried. */
+export class StoreBusy extends Error {}
+
 /**
  * A write that kept meeting others' changes to the same rows, where the engine saw no deadlock (a snippet save whose
  * rendering went stale too often, src/store/snippets/writes.ts): retried, then refused as busy, as a lost deadlock is.
  */
-export class WriteConflict extends Error {}
+export class WriteConflict extends StoreBusy {}
 
 /** Whether an error (or one it wraps) says the store was busy past its bound. */
 function isStoreBusy(err: unknown): boolean {
   for (const e of chain(err)) {
-    if (e instanceof WriteConflict) return true;
+    if (e instanceof StoreBusy) return true;
     const { name, code } = e as { name?: string; code?: string };
     if ((name && BUSY_NAMES.has(name)) || (code && BUSY_CODES.has(code))) return true;
   }
