@@ -148,7 +148,7 @@ async function main(): Promise<void> {
   await conn.query('SET FOREIGN_KEY_CHECKS = 0');
   for (const t of tables) await conn.query(`DROP TABLE \`${String(Object.values(t)[0])}\``);
   await conn.query('SET FOREIGN_KEY_CHECKS = 1');
-  const store = openStore({ DATABASE_URL: url, DATABASE_TIMEOUT_MS: 600_000 }, {} as Highlighter);
+  const store = openStore({ DATABASE_URL: url, DATABASE_TIMEOUT_MS: 600_000 }, {} as Highlighter, () => false);
   await migrate(store);
   const [user] = await conn.query<mysql.ResultSetHeader>(
     "INSERT INTO users (username, password, email, is_superuser, date_joined, is_active) VALUES ('bench', '!', '', 0, NOW(6), 1)",

@@ -48,7 +48,8 @@ export interface RuntimeOptions {
 export function createRuntime(config: Config, options: RuntimeOptions = {}): Runtime {
   const log = options.log ?? createLogger(config.LOG_LEVEL);
   const { highlighter, differ } = options.pools ?? workerPools(config);
-  const database = openStore(config, highlighter);
+  const inflight = new Inflight();
+  const database = openStore(config, highlighter, () => inflight.reads);
   // The same object, so that what a write notes on the store (a full disk) is what the readiness probe reads.
   const store = Object.assign(database, { snippets: snippetStore(database) });
   let redis: RedisConnection | undefined;
@@ -61,7 +62,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     highlighter,
     differ,
     expensive: expensiveLimit(config, { store, redis: () => runtime.redis() }, log),
-    inflight: new Inflight(),
+    inflight,
     credentials: new CredentialCache(),
     now: options.now ?? Date.now,
     redis() {

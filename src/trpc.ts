@@ -61,8 +61,9 @@ export const publicProcedure = t.procedure.use(async ({ ctx, next, type, meta })
   await ctx.admit?.();
   assertAccess(ctx, type, meta);
   const { signal } = ctx;
-  const result = await ctx.runtime.inflight.tracked(() =>
-    type === 'query' && signal ? cancelledWith(signal, () => next()) : next(),
+  const result = await ctx.runtime.inflight.tracked(
+    () => (type === 'query' && signal ? cancelledWith(signal, () => next()) : next()),
+    type === 'query',
   );
   const unavailable = !result.ok && unavailableDetail(result.error.cause);
   if (unavailable)

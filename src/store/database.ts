@@ -51,8 +51,11 @@ export interface Store {
   diskFullSince?: number;
 }
 
-/** The store of DATABASE_URL's engine, its models' hook rendering `highlighted` with `highlighter`. Nothing connects yet. */
-export function openStore(config: StoreConfig, highlighter: Highlighter): Store {
+/**
+ * The store of DATABASE_URL's engine, its models' hook rendering `highlighted` with `highlighter`; `reading` tells its
+ * snippet writes' line whether reads are in flight in this process (./write-line.ts). Nothing connects yet.
+ */
+export function openStore(config: StoreConfig, highlighter: Highlighter, reading: () => boolean): Store {
   const engine = config.DATABASE_URL.startsWith('sqlite:')
     ? new SqliteEngine(config.DATABASE_URL, config)
     : new MysqlEngine(config);
@@ -66,6 +69,7 @@ export function openStore(config: StoreConfig, highlighter: Highlighter): Store 
     writeLine: new WriteLine(
       Math.ceil((config.SNIPPET_WRITE_CONCURRENCY ?? 8) / (config.WEB_CONCURRENCY ?? 1)),
       config.DATABASE_TIMEOUT_MS ?? 5000,
+      reading,
     ),
   };
 }

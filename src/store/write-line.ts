@@ -1,37 +1,56 @@
-// The line a process's snippet writes wait in (its share of SNIPPET_WRITE_CONCURRENCY, docs/configuration.md): a
-// fixed number of them are worked on at once, highlighting, search entry and transaction, the others wait first come,
-// first served. Unbounded, a crowd of writers keeps every highlighting worker and the writer busy and the reads beside
-// them wait for the cores (docs/benchmarks.md, "A line for the snippet writes").
-import { Gate } from './gate';
+// The line a process's snippet writes wait in (SNIPPET_WRITE_CONCURRENCY, docs/configuration.md): while reads are in
+// flight in the process, its share of writes are worked on at once, highlighting, search entry and transaction, and the
+// others wait, first come first served; with no read in flight, every write goes at once. Unbounded beside reads, a
+// crowd of writers keeps the highlighting workers and the writer busy and the reads wait for the cores; bounded always,
+// writes alone would leave cores idle (docs/benchmarks.md, "A line for the snippet writes").
 import { StoreBusy } from './errors';
 
 export class WriteLine {
-  private readonly gate: Gate;
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
 
-  /** `width` writes at once; one that waits longer than `waitMs` for its place is refused as busy (a 503). */
+  /**
+   * `share` writes at once while `reading()` says reads are in flight; one that waits longer than `waitMs` for its
+   * place is refused as busy (a 503), never started.
+   */
   constructor(
-    width: number,
+    private readonly share: number,
     private readonly waitMs: number,
-  ) {
-    this.gate = new Gate(width);
+    private readonly reading: () => boolean,
+  ) {}
+
+  private get room(): boolean {
+    return this.active < this.share || !this.reading();
   }
 
-  /** Runs `work` once it has a place in the line, and gives the place to the next when it settles. */
+  /** Runs `work` once it has a place in the line, and lets the next in when it settles. */
   async run<T>(work: () => Promise<T>): Promise<T> {
-    const waited = new AbortController();
-    const timer = setTimeout(
-      () => waited.abort(new StoreBusy(`no place among the snippet writes within ${this.waitMs} ms`)),
-      this.waitMs,
-    );
-    try {
-      await this.gate.enter(false, waited.signal);
-    } finally {
-      clearTimeout(timer);
-    }
+    if (this.room && this.waiting.length === 0) this.active++;
+    else await this.wait();
     try {
       return await work();
     } finally {
-      this.gate.leave();
+      this.active--;
+      // Waiters are there only while the line was full; each write that ends lets in as many as there is room for.
+      while (this.waiting.length > 0 && this.room) {
+        this.active++;
+        this.waiting.shift()!();
+      }
     }
+  }
+
+  /** Resolves with a place taken, or rejects as busy past `waitMs`, out of the line. */
+  private wait(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const go = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.waiting.splice(this.waiting.indexOf(go), 1);
+        reject(new StoreBusy(`no place among the snippet writes within ${this.waitMs} ms`));
+      }, this.waitMs);
+      this.waiting.push(go);
+    });
   }
 }

@@ -1,7 +1,8 @@
-// SNIPPET_WRITE_CONCURRENCY: the service's processes work on that many snippet writes at once, an even share each; the
-// next waits in line, and past DATABASE_TIMEOUT_MS in it is answered 503 with Retry-After, its snippet never stored
-// (src/store/write-line.ts). The settings go the way a service's do, to a service in the test's process
-// (support/in-process.ts) as one of two, whose line the test holds itself.
+// SNIPPET_WRITE_CONCURRENCY: while reads are in flight, the service's processes work on that many snippet writes at
+// once, an even share each; the next waits in line, and past DATABASE_TIMEOUT_MS in it is answered 503 with
+// Retry-After, its snippet never stored. With no read in flight, writes do not wait (src/store/write-line.ts). The
+// settings go the way a service's do, to a service in the test's process (support/in-process.ts) as one of two, whose
+// line and reads in flight the test holds itself.
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createUser } from '../../src/auth/users';
@@ -14,17 +15,24 @@ const AUTH = {
   'Content-Type': 'application/json',
 };
 
-describe('SNIPPET_WRITE_CONCURRENCY=2 over WEB_CONCURRENCY=2: a write at a time per process', function () {
+describe('SNIPPET_WRITE_CONCURRENCY=2 over WEB_CONCURRENCY=2: a write at a time per process beside reads', function () {
   this.timeout(600_000);
   let service: InProcessService | undefined;
   after(async () => service?.close());
 
-  /** The process's one place in the line taken until the returned function is called. */
-  function holdLine(): () => void {
+  /** Runs `work` with a read in flight in the process and the process's one place in the line taken meanwhile. */
+  async function whileHeld<T>(reading: boolean, work: () => Promise<T>): Promise<T> {
+    const { runtime } = service!;
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    void service!.runtime.store.writeLine.run(() => held);
-    return release;
+    const read = reading ? runtime.inflight.tracked(() => held, true) : undefined;
+    const write = runtime.store.writeLine.run(() => held);
+    try {
+      return await work();
+    } finally {
+      release();
+      await Promise.all([read, write]);
+    }
   }
 
   const create = (code: string) =>
@@ -32,7 +40,7 @@ describe('SNIPPET_WRITE_CONCURRENCY=2 over WEB_CONCURRENCY=2: a write at a time 
   const codes = async () =>
     ((await (await fetch(`${service!.base}/snippets/`)).json()) as { code: string }[]).map((s) => s.code);
 
-  it('a create waits while the one place is taken, and is stored and answered once it is free', async () => {
+  before(async () => {
     await resetDatabase();
     service = await serviceInProcess({
       SNIPPET_WRITE_CONCURRENCY: '2',
@@ -40,28 +48,33 @@ describe('SNIPPET_WRITE_CONCURRENCY=2 over WEB_CONCURRENCY=2: a write at a time 
       DATABASE_TIMEOUT_MS: '5000',
     });
     await createUser(service.runtime.store, 'alice', 'alicepass', { iterations: 1000 });
-    const release = holdLine();
+  });
+
+  it('beside a read, a create waits while the one place is taken, and is stored and answered once it is free', async () => {
     let answered = false;
-    const waiting = create('first').then((r) => ((answered = true), r));
-    await sleep(300);
-    expect(answered, 'answered while the line was full').to.equal(false);
-    expect(await codes()).to.deep.equal([]);
-    release();
+    // In an object: a promise returned would be awaited, the line still held.
+    const { waiting } = await whileHeld(true, async () => {
+      const waiting = create('first').then((r) => ((answered = true), r));
+      await sleep(300);
+      expect(answered, 'answered while the line was full').to.equal(false);
+      return { waiting };
+    });
     expect((await waiting).status).to.equal(201);
     expect(await codes()).to.deep.equal(['first']);
   });
 
-  it('a create that waits past DATABASE_TIMEOUT_MS is answered 503 with Retry-After, and nothing is stored', async () => {
-    const release = holdLine();
-    try {
+  it('beside a read, a create that waits past DATABASE_TIMEOUT_MS is answered 503 with Retry-After, and nothing is stored', async () => {
+    await whileHeld(true, async () => {
       const refused = await create('second');
       expect(refused.status).to.equal(503);
       expect(refused.headers.get('retry-after')).to.equal('1');
       expect(await refused.json()).to.deep.equal({ detail: STORE_BUSY });
-    } finally {
-      release();
-    }
+    });
     expect(await codes()).to.deep.equal(['first']);
-    expect((await create('third')).status).to.equal(201);
+  });
+
+  it('with no read in flight, a create goes at once though the share is taken', async () => {
+    await whileHeld(false, async () => expect((await create('third')).status).to.equal(201));
+    expect(await codes()).to.deep.equal(['first', 'third']);
   });
 });
