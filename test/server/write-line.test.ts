@@ -1,11 +1,13 @@
-// SNIPPET_WRITE_CONCURRENCY: while reads are in flight, the service's processes work on that many snippet writes at
-// once, an even share each; the next waits in line, and past DATABASE_TIMEOUT_MS in it is answered 503 with
-// Retry-After, its snippet never stored. With no read in flight, writes do not wait (src/store/write-line.ts). The
+// SNIPPET_WRITE_CONCURRENCY: while reads are in flight (or were within READS_LINGER_MS), the service's processes work
+// on that many snippet writes at once, an even share each; the next waits in line, and past DATABASE_TIMEOUT_MS in it
+// is answered 503 with Retry-After, its snippet never stored. With no read of late, writes do not wait
+// (src/store/write-line.ts, src/inflight.ts). The
 // settings go the way a service's do, to a service in the test's process (support/in-process.ts) as one of two, whose
 // line and reads in flight the test holds itself.
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createUser } from '../../src/auth/users';
+import { READS_LINGER_MS } from '../../src/inflight';
 import { STORE_BUSY } from '../../src/store/errors';
 import { resetDatabase } from '../support/db';
 import { serviceInProcess, type InProcessService } from '../support/in-process';
@@ -73,8 +75,27 @@ describe('SNIPPET_WRITE_CONCURRENCY=2 over WEB_CONCURRENCY=2: a write at a time 
     expect(await codes()).to.deep.equal(['first']);
   });
 
-  it('with no read in flight, a create goes at once though the share is taken', async () => {
+  it('just after a read ended, a create still waits for its place', async () => {
+    const { runtime } = service!;
+    const ownerId = (await runtime.store.models.User.findOne({ where: { username: 'alice' } }))!.id;
+    await runtime.inflight.tracked(() => Promise.resolve(), true);
+    let stored = false;
+    // The line is asked at the call, within the linger of the read that just ended.
+    const { waiting } = await whileHeld(false, async () => {
+      const waiting = runtime.store.snippets
+        .create({ code: 'lingered' }, ownerId, Date.now)
+        .then(() => (stored = true));
+      await sleep(300);
+      expect(stored, 'stored while the line was full').to.equal(false);
+      return { waiting };
+    });
+    await waiting;
+    expect(await codes()).to.deep.equal(['first', 'lingered']);
+  });
+
+  it('with no read in flight nor of late, a create goes at once though the share is taken', async () => {
+    await sleep(READS_LINGER_MS);
     await whileHeld(false, async () => expect((await create('third')).status).to.equal(201));
-    expect(await codes()).to.deep.equal(['first', 'third']);
+    expect(await codes()).to.deep.equal(['first', 'lingered', 'third']);
   });
 });
