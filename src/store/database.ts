@@ -43,8 +43,9 @@ export interface Store {
   /** USER_QUOTA_BYTES: bytes of revisions a user's snippets may keep, 0 for no quota. */
   quotaBytes: number;
   /**
-   * The line the snippet writes of this process wait in (./write-line.ts): its share of SNIPPET_WRITE_CONCURRENCY, which
-   * bounds the writes of the service's WEB_CONCURRENCY processes together, since they share the machine's cores.
+   * The line the snippet writes of this process wait in beside reads (./write-line.ts): its share of
+   * SNIPPET_WRITE_CONCURRENCY, which bounds the writes of the service's WEB_CONCURRENCY processes together, since they
+   * share the machine's cores.
    */
   writeLine: WriteLine;
   /** When the last write found the disk full (ms since the epoch); undefined once a write succeeds again. */

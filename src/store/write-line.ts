@@ -1,8 +1,9 @@
 // The line a process's snippet writes wait in (SNIPPET_WRITE_CONCURRENCY, docs/configuration.md): while reads are in
-// flight in the process, its share of writes are worked on at once, highlighting, search entry and transaction, and the
-// others wait, first come first served; with no read in flight, every write goes at once. Unbounded beside reads, a
-// crowd of writers keeps the highlighting workers and the writer busy and the reads wait for the cores; bounded always,
-// writes alone would leave cores idle (docs/benchmarks.md, "A line for the snippet writes").
+// flight in the process (or were within a second, src/inflight.ts), its share of writes are worked on at once,
+// highlighting, search entry and transaction, and the others wait, first come first served; with no read of late,
+// every write goes at once. Unbounded beside reads, a crowd of writers keeps the highlighting workers and the writer
+// busy and the reads wait for the cores; bounded always, writes alone would leave cores idle (docs/benchmarks.md, "A
+// line for the snippet writes").
 import { StoreBusy } from './errors';
 
 export class WriteLine {
