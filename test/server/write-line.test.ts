@@ -98,4 +98,14 @@ describe('SNIPPET_WRITE_CONCURRENCY=2 over WEB_CONCURRENCY=2: a write at a time 
     await whileHeld(false, async () => expect((await create('third')).status).to.equal(201));
     expect(await codes()).to.deep.equal(['first', 'lingered', 'third']);
   });
+
+  it('a query counts as a read in flight, a mutation does not', async () => {
+    const { inflight } = service!.runtime;
+    await sleep(READS_LINGER_MS);
+    expect(inflight.reads, 'after the linger').to.equal(false);
+    expect((await create('fourth')).status).to.equal(201);
+    expect(inflight.reads, 'after a create').to.equal(false);
+    await codes();
+    expect(inflight.reads, 'just after a list').to.equal(true);
+  });
 });
