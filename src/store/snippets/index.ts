@@ -74,9 +74,10 @@ export function snippetStore(db: Store): SnippetStore {
     highlighted: (id) => highlightedOf(db, id),
     ownerId: (id) => snippetOwnerId(db, id),
     forWrite: (id) => snippetForWrite(db, id),
-    create: (fields, ownerId, clock) => createSnippet(db, fields, ownerId, clock),
-    update: (read, fields, ifMatch, clock) => updateSnippet(db, read, fields, ifMatch, clock),
-    delete: (read, ifMatch) => deleteSnippet(db, read, ifMatch),
+    // Every snippet write waits in the process's line beside reads (src/store/write-line.ts).
+    create: (fields, ownerId, clock) => db.writeLine.run(() => createSnippet(db, fields, ownerId, clock)),
+    update: (read, fields, ifMatch, clock) => db.writeLine.run(() => updateSnippet(db, read, fields, ifMatch, clock)),
+    delete: (read, ifMatch) => db.writeLine.run(() => deleteSnippet(db, read, ifMatch)),
     revision: (id, n) => revisionOf(db, id, n),
     revisionBelow: (id, n) => revisionBelow(db, id, n),
     revisions: (id, before, limit) => revisionsBefore(db, id, before, limit),

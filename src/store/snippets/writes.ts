@@ -81,15 +81,6 @@ export async function createSnippet(
   ownerId: number,
   clock: () => number = Date.now,
 ): Promise<StoredSnippet> {
-  return store.writeLine.run(() => create(store, fields, ownerId, clock));
-}
-
-async function create(
-  store: Store,
-  fields: SnippetFields,
-  ownerId: number,
-  clock: () => number,
-): Promise<StoredSnippet> {
   const saved = { ...DEFAULTS, ...fields } as SavedFields;
   const bytes = revisionBytes(saved);
   await assertRoomFor(store, ownerId, bytes);
@@ -113,16 +104,6 @@ export async function updateSnippet(
   fields: SnippetWrite,
   ifMatch?: string,
   clock: () => number = Date.now,
-): Promise<StoredSnippet | WriteRefused> {
-  return store.writeLine.run(() => update(store, read, fields, ifMatch, clock));
-}
-
-async function update(
-  store: Store,
-  read: StoredSnippet,
-  fields: SnippetWrite,
-  ifMatch: string | undefined,
-  clock: () => number,
 ): Promise<StoredSnippet | WriteRefused> {
   let basis = read;
   let rendered: { key: string; html: string; entry?: string } | undefined;
@@ -170,7 +151,7 @@ export async function deleteSnippet(
   ifMatch?: string,
 ): Promise<'deleted' | WriteRefused> {
   if (!ifMatchAllows(ifMatch, read.revision)) return 'precondition';
-  return store.writeLine.run(() => run(store, 'remove', { limits: limitsOf(store), read, ifMatch }));
+  return run(store, 'remove', { limits: limitsOf(store), read, ifMatch });
 }
 
 /** The stored highlighted document, or undefined. */
