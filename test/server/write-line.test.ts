@@ -10,12 +10,10 @@ import { createUser } from '../../src/auth/users';
 import { READS_LINGER_MS } from '../../src/inflight';
 import { STORE_BUSY } from '../../src/store/errors';
 import { resetDatabase } from '../support/db';
+import { basic } from '../support/http';
 import { serviceInProcess, type InProcessService } from '../support/in-process';
 
-const AUTH = {
-  Authorization: `Basic ${Buffer.from('alice:alicepass').toString('base64')}`,
-  'Content-Type': 'application/json',
-};
+const AUTH = { Authorization: basic('alice', 'alicepass'), 'Content-Type': 'application/json' };
 
 describe('SNIPPET_WRITE_CONCURRENCY=2 over WEB_CONCURRENCY=2: a write at a time per process beside reads', function () {
   this.timeout(600_000);
