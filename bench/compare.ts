@@ -8,7 +8,8 @@
 // test, or BENCH_EMPTY_DATABASE=yes), on it instead: one build after the other, its tables dropped before each; with
 // BENCH_OTHER_DATABASE_URL too (another such database, for the other build), both at once, taken in turns.
 // BENCH_SCENARIOS (`detail,list,post,put`, all by default) measures those alone: the reads without the writes between
-// their rounds, which otherwise leave each round's reads a table the writes have grown and changed.
+// their rounds, which otherwise leave each round's reads a table the writes have grown and changed. BENCH_PROFILE_DIR:
+// each build's processes run with node's --cpu-prof, their profiles under DIR/this and DIR/other.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -72,7 +73,10 @@ async function start(build: Build, databaseUrl: string): Promise<void> {
   cliOf(build, 'migrate');
   cliOf(build, 'createuser', 'bench', '--password', 'benchpass');
   // Each build as `npm start` runs this one (server/start-flags.ts; harmless to a build without AsyncLocalStorage).
-  build.service = spawn(process.execPath, [...startFlags(), path.join(build.root, 'dist/server/main.js')], {
+  const profile = process.env.BENCH_PROFILE_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${path.join(process.env.BENCH_PROFILE_DIR, build.name)}`]
+    : [];
+  build.service = spawn(process.execPath, [...startFlags(), ...profile, path.join(build.root, 'dist/server/main.js')], {
     env: build.env,
     stdio: ['ignore', 'inherit', 'inherit'],
   });

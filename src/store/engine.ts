@@ -69,6 +69,18 @@ export interface Engine {
    */
   select<T extends object>(sql: string, params: readonly unknown[], kind: ReadKind, urgent: boolean): Promise<T[]>;
   /**
+   * The rows of a SELECT of many (a page), as select() reads them: `columns` are its result columns, `order` its ORDER BY
+   * written with their names. SQLite hands them across its binding as one JSON text (a list's page: one value where the
+   * rows were a value per cell, each made on the main thread; docs/scaling.md "Reads"), MySQL/MariaDB row by row.
+   */
+  selectMany<T extends object>(
+    sql: string,
+    params: readonly unknown[],
+    kind: ReadKind,
+    columns: readonly string[],
+    order: string,
+  ): Promise<T[]>;
+  /**
    * Runs `work` in one transaction and commits it, or rolls it back when `work` throws; where `portable` names the same
    * work, the engine may run that instead, on a thread of its own (SQLite's writer thread).
    */

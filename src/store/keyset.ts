@@ -20,9 +20,12 @@ export function pastKey(key: Key, cmp: '<' | '>', inclusive = false): Condition 
   };
 }
 
+/** The keys in the list's order, oldest first or newest first, as `prefix` names them (`s.`, or none for a result's). */
+export const keyOrder = (descending: boolean, prefix = 's.') =>
+  descending ? `${prefix}created DESC, ${prefix}id DESC` : `${prefix}created, ${prefix}id`;
+
 /** The list's order, oldest first or newest first. */
-export const listOrder = (descending: boolean) =>
-  descending ? 'ORDER BY s.created DESC, s.id DESC' : 'ORDER BY s.created, s.id';
+export const listOrder = (descending: boolean) => `ORDER BY ${keyOrder(descending)}`;
 
 /** ` WHERE` and every condition, each in parentheses (one may be an OR), or nothing. */
 export const whereOf = (conditions: readonly string[]) =>

@@ -15,6 +15,21 @@ export function select<T extends object>(
   return store.engine.select<T>(sql, params, kind, false);
 }
 
+/**
+ * Runs a SELECT of many rows (a page) as select(): `columns` are its result columns, `order` its ORDER BY in their
+ * names; the engine may read them in one value (Engine.selectMany).
+ */
+export function selectMany<T extends object>(
+  store: Store,
+  sql: string,
+  params: readonly unknown[],
+  columns: readonly string[],
+  order: string,
+  kind: ReadKind = 'read',
+): Promise<T[]> {
+  return store.engine.selectMany<T>(sql, params, kind, columns, order);
+}
+
 /** A SELECT of one row by key that a request needs before its real work (who sent it): it goes ahead of select()s in line. */
 export async function lookup<T extends object>(
   store: Store,

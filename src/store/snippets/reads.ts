@@ -1,6 +1,6 @@
 // Snippets as the API shows them, read straight from the tables a page at a time, owner names joined, `highlighted` never read.
 import type { Store } from '../database';
-import { select } from '../select';
+import { select, selectMany } from '../select';
 import type { Snippet } from '../../snippets/schema';
 import { columnName } from '../../models/columns';
 import { SNIPPET_FIELDS, type RawRow } from './columns';
@@ -9,7 +9,7 @@ import { PLAIN_LIST, type ListSelection } from './selection';
 import type { Bounds } from '../search';
 import { PAGE_BYTES, rowBytes, rowsWithin } from '../page-budget';
 import { windowOf, type Window } from './scan-window';
-import { listOrder, pastKey, whereOf, type Key } from '../keyset';
+import { keyOrder, listOrder, pastKey, whereOf, type Key } from '../keyset';
 
 /** Where each key of the representation comes from: the snippet's column, or the joined owner's username. */
 const sqlOf = (name: string, field: FieldSpec) => (field.kind === 'owner' ? 'u.username' : `s.${columnName(name)}`);
@@ -20,6 +20,10 @@ const CODE_WITHIN = `CASE WHEN ${rowBytes('s')} <= ? THEN s.${columnName('code')
 const SNIPPET_COLUMNS_WITHIN = SNIPPET_FIELDS.map(([name, field]) =>
   name === 'code' ? CODE_WITHIN : `${sqlOf(name, field)} AS ${name}`,
 ).join(', ');
+/** The result columns of a page's rows: the representation's and the key's, and the first read's sizes. */
+const PAGE_COLUMNS = [...SNIPPET_FIELDS.map(([name]) => name), 'created'];
+const SIZED_COLUMNS = [...PAGE_COLUMNS, 'size'];
+
 /** Snippets first, then each one's owner: the list is read in the order of the (created, id) index. */
 const SNIPPET_FROM = (store: Store) => `FROM ${store.engine.snippetsWithOwners}`;
 
@@ -157,10 +161,13 @@ async function snippetsAfter(
   );
   const order = listOrder(selection.descending);
   const share = Math.floor(PAGE_BYTES / (limit + 1));
-  const sized = await select<SnippetRow & Key & { size: number | string }>(
+  const resultOrder = keyOrder(selection.descending, '');
+  const sized = await selectMany<SnippetRow & Key & { size: number | string }>(
     store,
     `SELECT ${SNIPPET_COLUMNS_WITHIN}, s.created, ${rowBytes('s')} AS size ${SNIPPET_FROM(store)}${whereOf(where)} ${order} LIMIT ?`,
     [share, ...params, limit + 1],
+    SIZED_COLUMNS,
+    resultOrder,
     selection.kind,
   );
   const kept = rowsWithin(
@@ -176,10 +183,12 @@ async function snippetsAfter(
     // Some came without their text: a search's rows read again by their ids (its checks not run again), a list's by
     // its conditions up to the last key kept.
     const chosen = selection.scan ? keptIds(whole) : throughKey(where, params, lastKept, selection);
-    rows = await select<SnippetRow & Key>(
+    rows = await selectMany<SnippetRow & Key>(
       store,
       `SELECT ${SNIPPET_COLUMNS}, s.created ${SNIPPET_FROM(store)}${whereOf(chosen.where)} ${order} LIMIT ?`,
       [...chosen.params, kept],
+      PAGE_COLUMNS,
+      resultOrder,
       selection.kind,
     );
   }

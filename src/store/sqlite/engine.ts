@@ -213,6 +213,29 @@ export class SqliteEngine implements Engine {
   }
 
   /**
+   * One row of one JSON text for the page's rows (https://sqlite.org/json1.html#jgrouparray), in their order by the
+   * aggregate's own ORDER BY (https://sqlite.org/lang_aggfunc.html#aggorderby): node-sqlite3 makes each cell of a row a
+   * value on the main thread, where JSON.parse makes a page's in a fraction of the time (docs/scaling.md "A page's rows
+   * in one value").
+   */
+  async selectMany<T extends object>(
+    sql: string,
+    params: readonly unknown[],
+    kind: ReadKind,
+    columns: readonly string[],
+    order: string,
+  ): Promise<T[]> {
+    const object = `json_object(${columns.map((c) => `'${c}', ${c}`).join(', ')})`;
+    const [row] = await this.select<{ page: string | null }>(
+      `SELECT json_group_array(${object} ORDER BY ${order}) AS page FROM (${sql})`,
+      params,
+      kind,
+      false,
+    );
+    return row?.page ? (JSON.parse(row.page) as T[]) : [];
+  }
+
+  /**
    * Runs `work` (one statement) on a free reader of `on`, under its lane's deadline and its request's client
    * (stoppable: the deadline counts from the call, the readers' opening and the wait in line included): connections of
    * their own that may only read, so a steady stream of reads never queues in front of a write on the writer. A
