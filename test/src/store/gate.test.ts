@@ -1,4 +1,5 @@
-// Gate: first come, first served, urgent ones ahead; one whose stop aborts leaves the line, never to go through.
+// Gate: first come, first served, urgent ones ahead, but never two in a row past one waiting; one whose stop aborts
+// leaves the line, never to go through.
 import { expect } from 'chai';
 import { Gate } from '../../../src/store/gate';
 
@@ -19,6 +20,20 @@ describe('Gate', () => {
     // The abandoned waiter took no place: the gate is free again after the next leaves.
     gate.leave();
     await gate.enter();
+  });
+
+  it('lets urgent ones ahead, but a steady stream of them never more than one at a time past the others', async () => {
+    const gate = new Gate(1);
+    await gate.enter();
+    const order: string[] = [];
+    const enter = (name: string, urgent: boolean) => gate.enter(urgent).then(() => order.push(name));
+    const entered = [enter('r1', false), enter('r2', false), enter('u1', true), enter('u2', true), enter('u3', true)];
+    for (let i = 0; i < entered.length; i++) {
+      gate.leave();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all(entered);
+    expect(order).to.deep.equal(['u1', 'r1', 'u2', 'r2', 'u3']);
   });
 
   it('a stop already aborted is refused at once, even with room', async () => {
