@@ -7,7 +7,6 @@ import type { Engine } from './engine';
 import { MysqlEngine } from './mysql/engine';
 import { SqliteEngine } from './sqlite/engine';
 import { WriteLine } from './write-line';
-import { LRUCache } from 'lru-cache';
 
 type StoreConfig = Pick<Config, 'DATABASE_URL'> &
   Partial<
@@ -49,11 +48,6 @@ export interface Store {
    * share the machine's cores.
    */
   writeLine: WriteLine;
-  /**
-   * Owners refused over the quota within the last minute, at most 10,000 of them: their creates are checked against
-   * it before they are rendered (./snippets/usage.ts assertRoomFor).
-   */
-  refusedLately: LRUCache<number, true>;
   /** When the last write found the disk full (ms since the epoch); undefined once a write succeeds again. */
   diskFullSince?: number;
 }
@@ -73,7 +67,6 @@ export function openStore(config: StoreConfig, highlighter: Highlighter, reading
     revisionsKeep: config.SNIPPET_REVISIONS_KEEP ?? 0,
     revisionsDaily: config.SNIPPET_REVISIONS_DAILY ?? 0,
     quotaBytes: config.USER_QUOTA_BYTES ?? 0,
-    refusedLately: new LRUCache({ max: 10_000, ttl: 60_000 }),
     writeLine: new WriteLine(
       Math.ceil((config.SNIPPET_WRITE_CONCURRENCY ?? 8) / (config.WEB_CONCURRENCY ?? 1)),
       config.DATABASE_TIMEOUT_MS ?? 5000,

@@ -55,22 +55,14 @@ async function storedBytes(store: Store, ownerId: number): Promise<number> {
 }
 
 /**
- * Refuses a create that cannot fit before it is rendered (a highlighting worker's time, up to its deadline), for an
- * owner refused over the quota lately (Store.refusedLately): one read by key. charge() in the transaction stays the
- * check that counts, and is the only one for everyone else: the read cost each create a statement on a reader (about
- * 33 µs of the main thread and 45 µs of a pool thread), where it saved only the rendering of a sure refusal
- * (docs/operations.md "Storage per user").
+ * Refuses a create that cannot fit before it is rendered (a highlighting worker's time, up to its deadline): one read
+ * by key. charge() in the transaction stays the check that counts; this one only saves the work of a sure refusal.
  */
 export async function assertRoomFor(store: Store, ownerId: number, bytes: number): Promise<void> {
   const quota = store.quotaBytes;
-  if (quota === 0 || !store.refusedLately.has(ownerId)) return;
+  if (quota === 0) return;
   const stored = await storedBytes(store, ownerId);
   if (stored + bytes > quota) throw new OverQuota(quota, stored);
-}
-
-/** Notes an owner's refusal over the quota: their next creates are checked before they are rendered (assertRoomFor). */
-export function noteRefusal(store: Store, ownerId: number, err: unknown): void {
-  if (err instanceof OverQuota) store.refusedLately.set(ownerId, true);
 }
 
 export interface UserUsage {

@@ -9,7 +9,7 @@ import { SNIPPET_TABLE } from '../../schemas/snippet-table';
 import type { SnippetFields } from '../../snippets/schema';
 import { fieldsOf, isWritable } from '../../schemas/table';
 import { revisionBytes } from './revisions';
-import { assertRoomFor, noteRefusal } from './usage';
+import { assertRoomFor } from './usage';
 import { select } from '../select';
 import { STORED_NAMES, withBooleans, type RawRow } from './columns';
 import { writeTransaction, type Tx } from '../transaction';
@@ -89,12 +89,7 @@ export async function createSnippet(
     store.engine.searchEntry?.(saved.title, saved.code),
   ]);
   const now = new Date(clock());
-  try {
-    return await run(store, 'create', { limits: limitsOf(store), saved, highlighted, ownerId, now, entry, bytes });
-  } catch (err) {
-    noteRefusal(store, ownerId, err);
-    throw err;
-  }
+  return run(store, 'create', { limits: limitsOf(store), saved, highlighted, ownerId, now, entry, bytes });
 }
 
 /**
