@@ -1,7 +1,8 @@
 // A gate letting a fixed number of tasks through at once: first come, first served, urgent ones ahead of the rest, but
 // never two in a row while the rest wait: a steady stream of urgent ones (each create's lookup of its token, on SQLite's
-// readers) otherwise left the reads behind them waiting, 276 reads/s against 1,026 creates/s under bench:drf's mixed
-// load on one process (2026-11-27 20:07, docs/scaling.md "Connections and mixed traffic").
+// readers) otherwise left the reads behind them waiting: 276 reads/s against 1,026 creates/s under bench:drf's mixed
+// load on one process, with a create one reader statement cheaper than it is now (2026-11-27 20:07, docs/scaling.md
+// "Connections and mixed traffic").
 import type { Abortable } from './cancellation';
 
 export class Gate {
