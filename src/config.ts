@@ -270,9 +270,9 @@ const EnvSchema = z.object({
   USER_QUOTA_BYTES: integer(0, undefined, 100 * 1024 * 1024),
   /**
    * Snippet writes (create, update, delete) the service works on at once while reads are in flight (or were within a
-   * second), highlighting and transaction included, split evenly between its WEB_CONCURRENCY processes (rounded up); the others wait in line,
-   * first come first served, DATABASE_TIMEOUT_MS at most (then 503 with Retry-After). A crowd of writers so leaves the
-   * cores to the reads beside it, and has them all when there are none (docs/configuration.md).
+   * second), highlighting and transaction included, split evenly between its WEB_CONCURRENCY processes (rounded up);
+   * the others wait in line, first come first served, DATABASE_TIMEOUT_MS at most (then 503 with Retry-After). A crowd
+   * of writers so leaves the cores to the reads beside it, and has them all when there are none (docs/configuration.md).
    */
   SNIPPET_WRITE_CONCURRENCY: integer(1, 1000, 8),
   HIGHLIGHT_WORKERS: integer(1, undefined, Math.max(1, os.availableParallelism())),

@@ -71,7 +71,8 @@ export interface Engine {
   /**
    * The rows of a SELECT of many (a page), as select() reads them: `columns` are its result columns, `order` its ORDER BY
    * written with their names. SQLite hands them across its binding as one JSON text (a list's page: one value where the
-   * rows were a value per cell, each made on the main thread; docs/scaling.md "Reads"), MySQL/MariaDB row by row.
+   * rows were a value per cell, each made on the main thread; docs/scaling.md "A page's rows in one value"), MySQL/MariaDB
+   * row by row.
    */
   selectMany<T extends object>(
     sql: string,

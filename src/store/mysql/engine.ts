@@ -135,11 +135,6 @@ export class MysqlEngine implements Engine {
    * stopped while it runs, the server ends its connection (KILL, mysql-kill.ts). The lookup of who sent a request has
    * no line to skip here: the pool hands out connections as they come free.
    */
-  /** Row by row: mysql2 reads a result's rows in JavaScript, by a parser it compiles for the result's columns. */
-  selectMany<T extends object>(sql: string, params: readonly unknown[], kind: ReadKind): Promise<T[]> {
-    return this.select<T>(sql, params, kind);
-  }
-
   select<T extends object>(sql: string, params: readonly unknown[], kind: ReadKind): Promise<T[]> {
     const on = kind === 'search' ? this.searchLane : this.read;
     const pool = on.pools[on.next++ % on.pools.length]!;
@@ -160,6 +155,11 @@ export class MysqlEngine implements Engine {
       },
       give: (connection) => connection.release(),
     });
+  }
+
+  /** Row by row: mysql2 reads a result's rows in JavaScript, by a parser it compiles for the result's columns. */
+  selectMany<T extends object>(sql: string, params: readonly unknown[], kind: ReadKind): Promise<T[]> {
+    return this.select<T>(sql, params, kind);
   }
 
   /** A portable work on the writer thread; any other on one of Sequelize's connections, in this thread. */
