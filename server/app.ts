@@ -10,6 +10,7 @@ import { createThrottle } from './auth/throttle';
 import { tokenIssueRoutes } from './auth/token-issue';
 import { csrfProtection } from './auth/csrf';
 import { appRouter } from '../src/routers';
+import { arrived } from '../src/store/arrival';
 import { apiRoot } from './rest/api-root';
 import { healthRoutes } from './health';
 import { errorHandler, notFoundHandler } from './http/errors';
@@ -36,6 +37,8 @@ export function createApp(runtime: Runtime): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
   const trustProxy = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
+  // Each request in its place of arrival, for the readers' line to serve requests' lookups in (src/store/arrival.ts).
+  app.use((_req, _res, next) => arrived(next));
   requestLoggers(app, log);
   app.use(accessLog(log, (req) => trustProxy(req.socket.remoteAddress ?? '', 0)));
   // The app's own route-name registry; the REST routes come from the procedures' .meta.

@@ -2,13 +2,22 @@
 // never two in a row while the rest wait: a steady stream of urgent ones (each create's lookup of its token, on SQLite's
 // readers) otherwise left the reads behind them waiting: 276 reads/s against 1,026 creates/s under bench:drf's mixed
 // load on one process, with a create one reader statement cheaper than it is now (2026-11-27 20:07, docs/scaling.md
-// "Connections and mixed traffic").
+// "Connections and mixed traffic"). Urgent ones go in their requests' order of arrival (src/store/arrival.ts), not their
+// own: a request's second lookup (a session's user) then waits behind no request that came after it.
+import { arrival } from './arrival';
 import type { Abortable } from './cancellation';
+
+/** One waiting for its place: `rank`, its request's arrival (urgent ones only). */
+interface Waiter {
+  readonly go: () => void;
+  readonly rank: number;
+}
 
 export class Gate {
   private active = 0;
-  private readonly waiting: (() => void)[] = [];
-  private readonly urgent: (() => void)[] = [];
+  private readonly waiting: Waiter[] = [];
+  /** By rank, then first come, first served. */
+  private readonly urgent: Waiter[] = [];
   /** The last place handed on went to an urgent one past others waiting: the next goes to the others. */
   private urgentLast = false;
 
@@ -27,14 +36,20 @@ export class Gate {
     const line = urgent ? this.urgent : this.waiting;
     return new Promise((resolve, reject) => {
       const leaveLine = () => {
-        line.splice(line.indexOf(go), 1);
+        line.splice(line.indexOf(waiter), 1);
         reject(stop!.reason as Error);
       };
-      const go = () => {
-        stop?.removeEventListener('abort', leaveLine);
-        resolve();
+      const waiter: Waiter = {
+        go: () => {
+          stop?.removeEventListener('abort', leaveLine);
+          resolve();
+        },
+        rank: urgent ? arrival() : 0,
       };
-      line.push(go);
+      // Most come last in arrival order too: the search for the place ends at once.
+      let at = line.length;
+      while (at > 0 && line[at - 1]!.rank > waiter.rank) at--;
+      line.splice(at, 0, waiter);
       stop?.addEventListener('abort', leaveLine, { once: true });
     });
   }
@@ -49,7 +64,7 @@ export class Gate {
     this.urgentLast = urgentFirst && this.waiting.length > 0;
     const next = urgentFirst ? this.urgent.shift() : this.waiting.shift();
     if (next)
-      next(); // the place passes straight to the next in line
+      next.go(); // the place passes straight to the next in line
     else this.active--;
   }
 }

@@ -1,6 +1,7 @@
-// Gate: first come, first served, urgent ones ahead, but never two in a row past one waiting; one whose stop aborts
-// leaves the line, never to go through.
+// Gate: first come, first served, urgent ones ahead in their requests' order of arrival, but never two in a row past one
+// waiting; one whose stop aborts leaves the line, never to go through.
 import { expect } from 'chai';
+import { arrived } from '../../../src/store/arrival';
 import { Gate } from '../../../src/store/gate';
 
 describe('Gate', () => {
@@ -34,6 +35,28 @@ describe('Gate', () => {
     }
     await Promise.all(entered);
     expect(order).to.deep.equal(['u1', 'r1', 'u2', 'r2', 'u3']);
+  });
+
+  it("serves urgent ones in their requests' order of arrival: a request's second lookup goes ahead of later requests' first", async () => {
+    const gate = new Gate(1);
+    await gate.enter();
+    const order: string[] = [];
+    const enter = (name: string) => gate.enter(true).then(() => order.push(name));
+    let secondLookup!: () => void;
+    // The older request has had its first lookup (the session) and is about to ask for its second (the session's user).
+    const older = arrived(async () => {
+      await new Promise<void>((resolve) => (secondLookup = resolve));
+      await enter('older');
+    });
+    const newer = [arrived(() => enter('newer 1')), arrived(() => enter('newer 2'))];
+    secondLookup();
+    await new Promise((resolve) => setImmediate(resolve));
+    for (let i = 0; i < 3; i++) {
+      gate.leave();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all([older, ...newer]);
+    expect(order).to.deep.equal(['older', 'newer 1', 'newer 2']);
   });
 
   it('a stop already aborted is refused at once, even with room', async () => {
