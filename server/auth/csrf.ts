@@ -7,6 +7,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Config } from '../../src/config';
 import { secretKey } from '../../src/store/secret-key';
 import { safeEqual } from '../../src/auth/digest';
+import type { AuthUser } from '../../src/requester';
 
 export const CSRF_COOKIE = 'csrftoken';
 export const CSRF_FIELD = 'csrfmiddlewaretoken';
@@ -23,6 +24,11 @@ const NO_SESSION = 'anonymous';
 declare module 'express-session' {
   interface SessionData {
     userId?: number;
+    /**
+     * The active user `userId` names, read with the session from the database (null: none active); absent where it was
+     * not (Redis, a row of the release before): never stored (server/auth/session-store.ts).
+     */
+    user?: AuthUser | null;
   }
 }
 

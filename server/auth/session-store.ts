@@ -45,18 +45,22 @@ export class DatabaseSessionStore extends Store {
     sessionData(this.db, sid).then((row) => {
       if (row === undefined) return cb(undefined, null);
       this.storedExpiry.set(sid, row.expires.getTime());
-      const data = row.data;
+      let session: SessionData;
       try {
-        cb(undefined, JSON.parse(data) as SessionData);
+        session = JSON.parse(row.data) as SessionData;
       } catch {
-        cb(undefined, null); // a damaged row is no session, never an error page
+        return cb(undefined, null); // a damaged row is no session, never an error page
       }
+      if (row.user !== undefined && row.userId === session.userId) session.user = row.user;
+      cb(undefined, session);
     }, cb);
   }
 
   override set(sid: string, session: SessionData, cb: Callback = () => {}): void {
     const expires = expiry(session);
-    saveSession(this.db, sid, { data: JSON.stringify(session), expires }).then(
+    // The user read with the session is never stored with it: it is read afresh each time (get).
+    const { user: _read, ...data } = session;
+    saveSession(this.db, sid, { data: JSON.stringify(data), expires, userId: session.userId }).then(
       () => (this.storedExpiry.set(sid, expires.getTime()), cb()),
       cb,
     );

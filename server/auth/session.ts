@@ -72,7 +72,8 @@ export function sessionScheme({ store }: Pick<Runtime, 'store'>, csrf: Csrf): Sc
     async authenticate(req, res) {
       const userId = req.session?.userId;
       if (!userId) return null;
-      const user = await authUserById(store, userId);
+      // Read with the session in one statement where its store could (server/auth/session-store.ts), else on its own.
+      const user = req.session.user !== undefined ? req.session.user : await authUserById(store, userId);
       if (!user) return null; // the user was deleted: the session is just anonymous
       // As DRF's SessionAuthentication.enforce_csrf: unsafe methods of a session need the token.
       if (UNSAFE.has(req.method)) {

@@ -18,6 +18,7 @@ import * as m0016 from './0016-search-detail-none';
 import * as m0017 from './0017-search-update-when-text-changed';
 import * as m0018 from './0018-search-contentless';
 import * as m0019 from './0019-user-storage';
+import * as m0020 from './0020-session-user';
 
 export interface Migration {
   name: string;
@@ -44,4 +45,5 @@ export const migrations: Migration[] = [
   { name: '0017-search-update-when-text-changed', ...m0017 },
   { name: '0018-search-contentless', ...m0018 },
   { name: '0019-user-storage', ...m0019 },
+  { name: '0020-session-user', ...m0020 },
 ];

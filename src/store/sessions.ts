@@ -1,27 +1,49 @@
 // Login sessions' rows: read on the reader, written on the writer; expired rows are deleted in the background.
 import { QueryTypes } from 'sequelize';
+import type { AuthUser } from '../requester';
 import type { Store } from './database';
 import { lookup } from './select';
 
 export interface SessionRow {
   data: string;
   expires: Date;
+  /** The user the session acts as (its data's userId), stored beside the data; none for an anonymous session. */
+  userId?: number;
 }
 
-/** The session's row, or undefined when there is none or it has expired. */
-export async function sessionData(store: Store, sid: string): Promise<SessionRow | undefined> {
-  const row = await lookup<{ data: string; expires: string | Date }>(
+/** A session's row as read: with the active user it acts as, read with it (null: none active), when the row names one. */
+export interface SessionRead extends SessionRow {
+  user?: AuthUser | null;
+}
+
+/**
+ * The session's row, or undefined when there is none or it has expired, and the user it acts as in the same statement
+ * (migration 0020): one turn on the readers for both. A row stored without its user (the release before) has none.
+ */
+export async function sessionData(store: Store, sid: string): Promise<SessionRead | undefined> {
+  const row = await lookup<{ data: string; expires: string | Date; user_id: number | null; username: string | null }>(
     store,
-    'SELECT data, expires FROM sessions WHERE sid = ?',
+    'SELECT s.data, s.expires, s.user_id, u.username FROM sessions s LEFT JOIN users u ON u.id = s.user_id AND u.is_active = 1 WHERE s.sid = ?',
     [sid],
   );
   const expires = row && new Date(row.expires);
-  return row && expires!.getTime() > Date.now() ? { data: row.data, expires: expires! } : undefined;
+  if (!row || expires!.getTime() <= Date.now()) return undefined;
+  if (row.user_id === null) return { data: row.data, expires: expires! };
+  const userId = Number(row.user_id);
+  return {
+    data: row.data,
+    expires: expires!,
+    userId,
+    user: row.username === null ? null : { id: userId, username: row.username },
+  };
 }
 
 export async function saveSession(store: Store, sid: string, row: SessionRow): Promise<void> {
-  const sql = store.engine.upsert('sessions', 'sid', ['sid', 'data', 'expires']);
-  await store.sequelize.query(sql, { replacements: [sid, row.data, row.expires], type: QueryTypes.INSERT });
+  const sql = store.engine.upsert('sessions', 'sid', ['sid', 'data', 'expires', 'user_id']);
+  await store.sequelize.query(sql, {
+    replacements: [sid, row.data, row.expires, row.userId ?? null],
+    type: QueryTypes.INSERT,
+  });
 }
 
 export async function touchSession(store: Store, sid: string, expires: Date): Promise<void> {

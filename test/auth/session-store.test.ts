@@ -4,7 +4,7 @@ import type { SessionData } from 'express-session';
 import { DatabaseSessionStore, TOUCH_EVERY_MS } from '../../server/auth/session-store';
 import { saveSession } from '../../src/store/sessions';
 import { select } from '../../src/store/select';
-import { resetDatabase } from '../support/db';
+import { makeUser, resetDatabase } from '../support/db';
 import { testStore } from '../support/runtime';
 
 describe('DatabaseSessionStore', () => {
@@ -46,6 +46,27 @@ describe('DatabaseSessionStore', () => {
       expect(await stored()).to.equal(t0);
       await call((cb) => store.touch('s', at(t0 + TOUCH_EVERY_MS), cb));
       expect(await stored()).to.equal(t0 + TOUCH_EVERY_MS);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('reads a session with the user it acts as, and never stores that user with the data', async () => {
+    const { id } = await makeUser('u');
+    const store = new DatabaseSessionStore(testStore());
+    const call = <T>(fn: (cb: (err?: unknown, value?: T) => void) => void) =>
+      new Promise<T | undefined>((resolve, reject) =>
+        fn((err, value) => (err ? reject(err as Error) : resolve(value))),
+      );
+    try {
+      const expires = new Date(Date.now() + 60_000);
+      const data = { cookie: { expires, originalMaxAge: 60_000 }, userId: Number(id) } as unknown as SessionData;
+      await call((cb) => store.set('s', data, cb));
+      const read = await call<SessionData | null>((cb) => store.get('s', cb));
+      expect(read!.user).to.deep.equal({ id: Number(id), username: 'u' });
+      await call((cb) => store.set('s', read!, cb));
+      const [row] = await select<{ data: string }>(testStore(), "SELECT data FROM sessions WHERE sid = 's'");
+      expect(JSON.parse(row!.data)).to.not.have.property('user');
     } finally {
       store.close();
     }

@@ -4,6 +4,7 @@ import supertest from 'supertest';
 import { makeUser, resetDatabase } from '../support/db';
 import { app } from '../support/http';
 import { csrfFrom } from '../support/pages';
+import { testStore } from '../support/runtime';
 
 function cookieOf(res: supertest.Response, name: string): string | undefined {
   const cookies = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
@@ -202,5 +203,47 @@ describe('session authentication', () => {
       await supertest(app()).get('/snippets/').set('Cookie', cookie).expect(200);
       await supertest(app()).post('/snippets/').set('Cookie', cookie).send({ code: 'x' }).expect(401);
     }
+  });
+
+  describe('the session and its user', () => {
+    /** The lookups (urgent reads) made while `work` runs. */
+    async function lookupsDuring(work: () => Promise<unknown>): Promise<string[]> {
+      const engine = testStore().engine;
+      const select = engine.select.bind(engine);
+      const lookups: string[] = [];
+      engine.select = (sql, params, kind, urgent) => {
+        if (urgent) lookups.push(sql);
+        return select(sql, params, kind, urgent);
+      };
+      try {
+        await work();
+        return lookups;
+      } finally {
+        engine.select = select;
+      }
+    }
+
+    it('are read in one statement: a session-cookie request makes one lookup', async () => {
+      const { agent, csrf } = await login();
+      let owner: unknown;
+      const lookups = await lookupsDuring(async () => {
+        owner = (await agent.post('/snippets/').set('X-CSRFToken', csrf).send({ code: 'x' }).expect(201)).body.owner;
+      });
+      expect(owner).to.equal('alice');
+      expect(lookups).to.have.length(1);
+    });
+
+    it('a session row stored without its user (by the release before) still acts as its user', async () => {
+      const { agent, csrf } = await login();
+      await testStore().sequelize.query('UPDATE sessions SET user_id = NULL');
+      const res = await agent.post('/snippets/').set('X-CSRFToken', csrf).send({ code: 'x' }).expect(201);
+      expect(res.body.owner).to.equal('alice');
+    });
+
+    it("a deactivated user's session is anonymous", async () => {
+      const { agent, csrf } = await login();
+      await testStore().sequelize.query("UPDATE users SET is_active = 0 WHERE username = 'alice'");
+      await agent.post('/snippets/').set('X-CSRFToken', csrf).send({ code: 'x' }).expect(401);
+    });
   });
 });

@@ -1,5 +1,5 @@
-// Every request runs in its place of arrival (src/store/arrival.ts), from the app's first middleware on: the lookups of
-// who sent it (a session, its user) carry that place to the readers' line (src/store/gate.ts), which serves them in it.
+// Every request runs in its place of arrival (src/store/arrival.ts), from the app's first middleware on: its statements
+// (the lookup of who sent it, then its read) carry that place to the readers' line (src/store/gate.ts).
 import { expect } from 'chai';
 import supertest from 'supertest';
 import { arrival } from '../../src/store/arrival';
@@ -14,13 +14,13 @@ describe("a request's place of arrival", () => {
     await makeUser('alice');
   });
 
-  /** The places of arrival the urgent reads (the lookups) had while `work` ran. */
-  async function lookupsDuring(work: () => Promise<unknown>): Promise<number[]> {
+  /** The places of arrival the reads had while `work` ran. */
+  async function readsDuring(work: () => Promise<unknown>): Promise<number[]> {
     const engine = testStore().engine;
     const select = engine.select.bind(engine);
     const places: number[] = [];
     engine.select = (sql, params, kind, urgent) => {
-      if (urgent) places.push(arrival());
+      places.push(arrival());
       return select(sql, params, kind, urgent);
     };
     try {
@@ -31,7 +31,7 @@ describe("a request's place of arrival", () => {
     }
   }
 
-  it("is the one place of both of a session-cookie request's lookups, and a later request's is later", async () => {
+  it("is the one place of a session-cookie request's lookup and read, and a later request's is later", async () => {
     const agent = supertest.agent(app());
     const form = await agent.get('/api-auth/login/').expect(200);
     await agent
@@ -39,9 +39,9 @@ describe("a request's place of arrival", () => {
       .type('form')
       .send({ username: 'alice', password: 'alicepass', csrfmiddlewaretoken: csrfFrom(form.text), next: '/snippets/' })
       .expect(302);
-    const first = await lookupsDuring(() => agent.get('/snippets/').expect(200));
-    const second = await lookupsDuring(() => agent.get('/snippets/').expect(200));
-    expect(first).to.have.length(2); // the session, its user
+    const first = await readsDuring(() => agent.get('/snippets/').expect(200));
+    const second = await readsDuring(() => agent.get('/snippets/').expect(200));
+    expect(first).to.have.length(2); // the session with its user, the list
     expect(first[0]).to.be.finite.and.equal(first[1]);
     expect(second).to.have.length(2);
     expect(second[0]).to.equal(second[1]).and.be.above(first[0]!);
