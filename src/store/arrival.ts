@@ -1,6 +1,6 @@
 // Each request's place in the order requests arrived in, for the readers' line (src/store/gate.ts) to serve the lookups
-// of who sent a request (the session, its user, a token) to the requests that came first, first: a request needing two
-// of them then waits once behind the crowd, not twice (docs/scaling.md "Connections and mixed traffic").
+// of who sent a request (a session, a token, a user) to the requests that came first, first: a request needing two of
+// them then waits once behind the crowd, not twice (docs/scaling.md "Connections and mixed traffic").
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 const arrivals = new AsyncLocalStorage<number>();

@@ -3,7 +3,8 @@
 // readers) otherwise left the reads behind them waiting: 276 reads/s against 1,026 creates/s under bench:drf's mixed
 // load on one process, with a create one reader statement cheaper than it is now (2026-11-27 20:07, docs/scaling.md
 // "Connections and mixed traffic"). Urgent ones go in their requests' order of arrival (src/store/arrival.ts), not their
-// own: a request's second lookup (a session's user) then waits behind no request that came after it.
+// own: a request's second lookup (the user of a session row stored without it, read on its own) then waits behind no
+// request that came after it.
 import { arrival } from './arrival';
 import type { Abortable } from './cancellation';
 

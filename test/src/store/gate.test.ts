@@ -43,7 +43,7 @@ describe('Gate', () => {
     const order: string[] = [];
     const enter = (name: string) => gate.enter(true).then(() => order.push(name));
     let secondLookup!: () => void;
-    // The older request has had its first lookup (the session) and is about to ask for its second (the session's user).
+    // The older request has had its first lookup (a session row without its user) and is about to ask for its second.
     const older = arrived(async () => {
       await new Promise<void>((resolve) => (secondLookup = resolve));
       await enter('older');
