@@ -2,27 +2,14 @@
 import { expect } from 'chai';
 import supertest from 'supertest';
 import { makeUser, resetDatabase } from '../support/db';
-import { app } from '../support/http';
+import { app, login } from '../support/http';
 import { csrfFrom } from '../support/pages';
+import { readsDuring } from '../support/engine';
 import { testStore } from '../support/runtime';
 
 function cookieOf(res: supertest.Response, name: string): string | undefined {
   const cookies = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
   return cookies.find((c) => c.startsWith(`${name}=`));
-}
-
-/** Logs alice in through the form; returns the agent and the CSRF token of the new session. */
-async function login(
-  agent = supertest.agent(app()),
-): Promise<{ agent: ReturnType<typeof supertest.agent>; csrf: string }> {
-  const form = await agent.get('/api-auth/login/').expect(200);
-  await agent
-    .post('/api-auth/login/')
-    .type('form')
-    .send({ username: 'alice', password: 'alicepass', csrfmiddlewaretoken: csrfFrom(form.text), next: '/snippets/' })
-    .expect(302);
-  const page = await agent.get('/snippets/').set('Accept', 'text/html').expect(200);
-  return { agent, csrf: csrfFrom(page.text) };
 }
 
 describe('session authentication', () => {
@@ -206,29 +193,17 @@ describe('session authentication', () => {
   });
 
   describe('the session and its user', () => {
-    /** The lookups (urgent reads) made while `work` runs. */
-    async function lookupsDuring(work: () => Promise<unknown>): Promise<string[]> {
-      const engine = testStore().engine;
-      const select = engine.select.bind(engine);
-      const lookups: string[] = [];
-      engine.select = (sql, params, kind, urgent) => {
-        if (urgent) lookups.push(sql);
-        return select(sql, params, kind, urgent);
-      };
-      try {
-        await work();
-        return lookups;
-      } finally {
-        engine.select = select;
-      }
-    }
-
     it('are read in one statement: a session-cookie request makes one lookup', async () => {
       const { agent, csrf } = await login();
       let owner: unknown;
-      const lookups = await lookupsDuring(async () => {
-        owner = (await agent.post('/snippets/').set('X-CSRFToken', csrf).send({ code: 'x' }).expect(201)).body.owner;
-      });
+      const lookups: string[] = [];
+      await readsDuring(
+        testStore(),
+        (sql, urgent) => urgent && lookups.push(sql),
+        async () => {
+          owner = (await agent.post('/snippets/').set('X-CSRFToken', csrf).send({ code: 'x' }).expect(201)).body.owner;
+        },
+      );
       expect(owner).to.equal('alice');
       expect(lookups).to.have.length(1);
     });

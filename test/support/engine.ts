@@ -44,3 +44,22 @@ export const mysqlPools = (store: Store) => {
   const engine = store.engine as MysqlEngine;
   return { read: engine.read.pools[0]!, search: engine.searchLane.pools };
 };
+
+/** Runs `work` with each read of the store's engine told to `note` (its SQL, whether it is a lookup); work's answer. */
+export async function readsDuring<T>(
+  store: Store,
+  note: (sql: string, urgent: boolean) => void,
+  work: () => Promise<T>,
+): Promise<T> {
+  const engine = store.engine;
+  const select = engine.select.bind(engine);
+  engine.select = (sql, params, kind, urgent) => {
+    note(sql, urgent);
+    return select(sql, params, kind, urgent);
+  };
+  try {
+    return await work();
+  } finally {
+    engine.select = select;
+  }
+}

@@ -1,10 +1,12 @@
-// supertest against createApp(): an app per configuration and test, and Basic credentials for the test users.
+// supertest against createApp(): an app per configuration and test, Basic credentials for the test users, and a
+// session logged in through the form.
 import http, { type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import supertest from 'supertest';
 import { createApp } from '../../server/app';
 import { PASSWORDS } from './db';
 import { noting } from './log';
+import { csrfFrom } from './pages';
 import { runtimeWith, testApp } from './runtime';
 
 /** The test's app for a configuration (support/runtime.ts), logging into the suite's log (support/log.ts). */
@@ -49,4 +51,18 @@ export async function listening(): Promise<Listening> {
       await new Promise((r) => server.close(r));
     },
   };
+}
+
+/** Logs alice in through the form; returns the agent and the CSRF token of the new session. */
+export async function login(
+  agent = supertest.agent(app()),
+): Promise<{ agent: ReturnType<typeof supertest.agent>; csrf: string }> {
+  const form = await agent.get('/api-auth/login/').expect(200);
+  await agent
+    .post('/api-auth/login/')
+    .type('form')
+    .send({ username: 'alice', password: 'alicepass', csrfmiddlewaretoken: csrfFrom(form.text), next: '/snippets/' })
+    .expect(302);
+  const page = await agent.get('/snippets/').set('Accept', 'text/html').expect(200);
+  return { agent, csrf: csrfFrom(page.text) };
 }
