@@ -11,7 +11,11 @@ export function arrived<T>(work: () => T): T {
   return arrivals.run(count++, work);
 }
 
-/** The place of the request this runs for; work outside any request comes after every request. */
+/**
+ * The place of the request this runs for; work outside any request (a command, a background task) takes the place of
+ * the next request to arrive: after those already there, never behind every one that comes later (it would wait out
+ * its deadline behind a steady stream of them).
+ */
 export function arrival(): number {
-  return arrivals.getStore() ?? Infinity;
+  return arrivals.getStore() ?? count;
 }

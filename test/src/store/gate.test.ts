@@ -59,6 +59,22 @@ describe('Gate', () => {
     expect(order).to.deep.equal(['older', 'newer 1', 'newer 2']);
   });
 
+  it('serves an urgent one outside any request after the requests already there, never behind those that come later', async () => {
+    const gate = new Gate(1);
+    await gate.enter();
+    const order: string[] = [];
+    const enter = (name: string) => gate.enter(true).then(() => order.push(name));
+    const earlier = arrived(() => enter('earlier'));
+    const outside = enter('outside'); // a lookup of no request: a command's, a background task's
+    const later = [arrived(() => enter('later 1')), arrived(() => enter('later 2'))];
+    for (let i = 0; i < 4; i++) {
+      gate.leave();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all([earlier, outside, ...later]);
+    expect(order).to.deep.equal(['earlier', 'outside', 'later 1', 'later 2']);
+  });
+
   it('a stop already aborted is refused at once, even with room', async () => {
     const stop = new AbortController();
     stop.abort(new Error('gone'));
