@@ -17,26 +17,33 @@ export async function up(
   const sequelize = qi.sequelize;
   if (sequelize.getDialect() === 'sqlite') return;
   await sequelize.query(CREATE_WORDS_TABLE);
-  const done = await indexStored(sequelize, progress);
+  await indexStored(sequelize, progress);
   if (await hasWordsKey(sequelize)) return;
-  if (done) progress(`0015-search-index: building the index's FULLTEXT key over the words of ${done} snippets`);
+  // Every row the key covers, this run's and an earlier run's cut short before its key.
+  const rows = await count(sequelize, `SELECT COUNT(*) AS n FROM ${WORDS_TABLE}`);
+  if (rows) progress(`0015-search-index: building the index's FULLTEXT key over the words of ${rows} snippets`);
   // The stopword list is fixed when the FULLTEXT key is made: none, on this connection (the transaction's), for it.
   await sequelize.transaction(async (transaction) => {
     await sequelize.query('SET SESSION innodb_ft_enable_stopword = OFF', { transaction });
     await sequelize.query(ADD_WORDS_KEY, { transaction });
     await sequelize.query('SET SESSION innodb_ft_enable_stopword = ON', { transaction });
   });
-  if (done) progress('0015-search-index: the FULLTEXT key is built');
+  if (rows) progress('0015-search-index: the FULLTEXT key is built');
 }
 
-/** Writes the rows of words of the snippets that have none yet, in batches; how many it wrote. */
-async function indexStored(sequelize: Sequelize, progress: (line: string) => void): Promise<number> {
-  const [{ n }] = (await sequelize.query<{ n: number }>(
+/** The count a `SELECT COUNT(*) AS n …` answers. */
+async function count(sequelize: Sequelize, sql: string): Promise<number> {
+  const [row] = await sequelize.query<{ n: number }>(sql, { type: QueryTypes.SELECT });
+  return Number(row?.n ?? 0);
+}
+
+/** Writes the rows of words of the snippets that have none yet, in batches. */
+async function indexStored(sequelize: Sequelize, progress: (line: string) => void): Promise<void> {
+  const total = await count(
+    sequelize,
     `SELECT COUNT(*) AS n FROM snippets s WHERE NOT EXISTS (SELECT 1 FROM ${WORDS_TABLE} w WHERE w.snippet_id = s.id)`,
-    { type: QueryTypes.SELECT },
-  )) as [{ n: number }];
-  const total = Number(n);
-  if (!total) return 0;
+  );
+  if (!total) return;
   progress(`0015-search-index: indexing ${total} snippets for search, ${BATCH} at a time`);
   let done = 0;
   let afterId = 0;
@@ -51,7 +58,6 @@ async function indexStored(sequelize: Sequelize, progress: (line: string) => voi
       progress(`0015-search-index: ${done}/${total} snippets indexed, last id ${afterId}`);
   }
   progress(`0015-search-index: ${done} snippets indexed`);
-  return done;
 }
 
 /** Whether the words' FULLTEXT key is there (an earlier run built it, or made the table with it). */
