@@ -32,7 +32,7 @@ export async function recentlyVerifiedUser(
   if (!remembered) return null;
   const account = await accountByUsername(runtime.store, username);
   if (account && remembered.userId === account.id && remembered.passwordHash === account.password) {
-    return { id: account.id, username: account.username };
+    return { id: account.id, username: account.username, storedBytes: account.storedBytes };
   }
   credentials.forget(key);
   return null;
@@ -53,7 +53,7 @@ export async function checkCredentials(
     userId: account.id,
     passwordHash: account.password,
   });
-  return { id: account.id, username: account.username };
+  return { id: account.id, username: account.username, storedBytes: account.storedBytes };
 }
 
 export async function createUser(

@@ -134,7 +134,7 @@ export const snippetsRouter = router({
     .mutation(async ({ ctx, input }) => {
       // The owner always comes from the context, never from input.
       const row = await retrying(ctx, 'create', () =>
-        ctx.runtime.store.snippets.create(definedOnly(input), ctx.user.id, ctx.runtime.now),
+        ctx.runtime.store.snippets.create(definedOnly(input), ctx.user, ctx.runtime.now),
       );
       ctx.etag?.(row.revision);
       return toSnippet({ ...row, owner: ctx.user.username });

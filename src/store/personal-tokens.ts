@@ -3,6 +3,7 @@
 import { Op } from 'sequelize';
 import type { Store } from './database';
 import { lookup, select } from './select';
+import { STORED_BYTES } from './snippets/usage';
 
 export interface PersonalTokenRow {
   id: number;
@@ -22,6 +23,8 @@ export interface PersonalTokenMatch {
   last_used: Date | string | null;
   user_id: number;
   username: string;
+  /** STORED_BYTES (src/store/snippets/usage.ts). */
+  stored_bytes: number | null;
 }
 
 export async function insertPersonalToken(
@@ -51,7 +54,7 @@ export function personalTokensOf(store: Store, userId: number): Promise<Personal
 export function personalTokenByDigest(store: Store, digest: string): Promise<PersonalTokenMatch | undefined> {
   return lookup<PersonalTokenMatch>(
     store,
-    'SELECT t.id, t.key_digest, t.scopes, t.expires, t.last_used, u.id AS user_id, u.username FROM personal_tokens t JOIN users u ON u.id = t.user_id WHERE t.key_digest = ? AND u.is_active = 1',
+    `SELECT t.id, t.key_digest, t.scopes, t.expires, t.last_used, u.id AS user_id, u.username, ${STORED_BYTES} FROM personal_tokens t JOIN users u ON u.id = t.user_id WHERE t.key_digest = ? AND u.is_active = 1`,
     [digest],
   );
 }

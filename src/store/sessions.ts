@@ -3,6 +3,7 @@ import { QueryTypes } from 'sequelize';
 import type { AuthUser } from '../requester';
 import type { Store } from './database';
 import { lookup } from './select';
+import { STORED_BYTES, storedBytesOf } from './snippets/usage';
 
 export interface SessionRow {
   data: string;
@@ -18,12 +19,19 @@ export interface SessionRead extends SessionRow {
 
 /**
  * The session's row, or undefined when there is none or it has expired, and the user it acts as in the same statement
- * (migration 0020): one turn on the readers for both. A row stored without its user (the release before) has none.
+ * (migration 0020), with their stored bytes (a create's early quota check): one turn on the readers for all. A row
+ * stored without its user (the release before) has none.
  */
 export async function sessionData(store: Store, sid: string): Promise<SessionRead | undefined> {
-  const row = await lookup<{ data: string; expires: string | Date; user_id: number | null; username: string | null }>(
+  const row = await lookup<{
+    data: string;
+    expires: string | Date;
+    user_id: number | null;
+    username: string | null;
+    stored_bytes: number | null;
+  }>(
     store,
-    'SELECT s.data, s.expires, s.user_id, u.username FROM sessions s LEFT JOIN users u ON u.id = s.user_id AND u.is_active = 1 WHERE s.sid = ?',
+    `SELECT s.data, s.expires, s.user_id, u.username, ${STORED_BYTES} FROM sessions s LEFT JOIN users u ON u.id = s.user_id AND u.is_active = 1 WHERE s.sid = ?`,
     [sid],
   );
   const expires = row && new Date(row.expires);
@@ -34,7 +42,7 @@ export async function sessionData(store: Store, sid: string): Promise<SessionRea
     data: row.data,
     expires: expires!,
     userId,
-    user: row.username === null ? null : { id: userId, username: row.username },
+    user: row.username === null ? null : { id: userId, username: row.username, storedBytes: storedBytesOf(row) },
   };
 }
 

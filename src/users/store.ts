@@ -6,22 +6,34 @@ import type { Store } from '../store/database';
 export type { AuthUser };
 import { lookup, select } from '../store/select';
 import { PAGE_IDS, rowsWithin } from '../store/page-budget';
+import { STORED_BYTES, storedBytesOf } from '../store/snippets/usage';
 
 /** A user with the stored password hash, for a password check. */
 export interface Account extends AuthUser {
   password: string;
 }
 
-/** An active user's account: a deactivated user has no password that works (`snippets deactivateuser`). */
+/**
+ * An active user's account, with their stored bytes: a deactivated user has no password that works (`snippets
+ * deactivateuser`).
+ */
 export async function accountByUsername(store: Store, username: string): Promise<Account | undefined> {
-  return lookup<Account>(store, 'SELECT id, username, password FROM users WHERE username = ? AND is_active = 1', [
-    username,
-  ]);
+  const row = await lookup<Account & { stored_bytes: number | null }>(
+    store,
+    `SELECT u.id, u.username, u.password, ${STORED_BYTES} FROM users u WHERE u.username = ? AND u.is_active = 1`,
+    [username],
+  );
+  return row && { id: row.id, username: row.username, password: row.password, storedBytes: storedBytesOf(row) };
 }
 
-/** The active user a session names. */
+/** The active user a session names, with their stored bytes. */
 export async function authUserById(store: Store, id: number): Promise<AuthUser | undefined> {
-  return lookup<AuthUser>(store, 'SELECT id, username FROM users WHERE id = ? AND is_active = 1', [id]);
+  const row = await lookup<AuthUser & { stored_bytes: number | null }>(
+    store,
+    `SELECT u.id, u.username, ${STORED_BYTES} FROM users u WHERE u.id = ? AND u.is_active = 1`,
+    [id],
+  );
+  return row && { id: row.id, username: row.username, storedBytes: storedBytesOf(row) };
 }
 
 export async function authUserByUsername(store: Store, username: string): Promise<AuthUser | undefined> {

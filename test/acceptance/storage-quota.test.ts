@@ -3,7 +3,8 @@
 import { expect } from 'chai';
 import { select } from '../../src/store/select';
 import { makeUser, resetDatabase } from '../support/db';
-import { api, basic } from '../support/http';
+import { readsDuring } from '../support/engine';
+import { api, basic, login } from '../support/http';
 import { testRuntime, testStore } from '../support/runtime';
 
 const as = (user: string) => ({ Authorization: basic(user) });
@@ -91,6 +92,34 @@ describe('USER_QUOTA_BYTES', () => {
       } finally {
         highlighter.render = render;
       }
+    });
+
+    it('is judged by the count read with the credential (Basic, Token, session): a create that fits reads it no second time', async () => {
+      const { body } = await api()
+        .post('/api-token-auth/')
+        .send({ username: 'alice', password: 'alicepass' })
+        .expect(200);
+      const token = (body as { token: string }).token;
+      const { agent, csrf } = await login();
+      const creates: [string, (code: string) => ReturnType<ReturnType<typeof api>['post']>][] = [
+        ['Basic', (code) => api().post('/snippets/').set(as('alice')).send({ code })],
+        ['Token', (code) => api().post('/snippets/').set('Authorization', `Token ${token}`).send({ code })],
+        ['session', (code) => agent.post('/snippets/').set('X-CSRFToken', csrf).send({ code })],
+      ];
+      for (const [scheme, create] of creates) {
+        const reads: string[] = [];
+        await readsDuring(
+          testStore(),
+          (sql) => reads.push(sql),
+          () => create('x'.repeat(300)).expect(201),
+        );
+        expect(reads, `${scheme}: one read, the credential's, with the count`).to.have.length(1);
+        expect(reads[0]).to.include('user_storage');
+      }
+      expect(await stored('alice')).to.equal(900);
+      for (const [scheme, create] of creates)
+        expect((await create('y'.repeat(101))).status, `${scheme}: past the quota`).to.equal(413);
+      expect(await stored('alice')).to.equal(900);
     });
 
     it('counts UTF-8 bytes, not characters: 250 four-byte characters are 1,000 bytes', async () => {

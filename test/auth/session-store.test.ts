@@ -63,7 +63,7 @@ describe('DatabaseSessionStore', () => {
       const data = { cookie: { expires, originalMaxAge: 60_000 }, userId: Number(id) } as unknown as SessionData;
       await call((cb) => store.set('s', data, cb));
       const read = await call<SessionData | null>((cb) => store.get('s', cb));
-      expect(read!.user).to.deep.equal({ id: Number(id), username: 'u' });
+      expect(read!.user).to.deep.equal({ id: Number(id), username: 'u', storedBytes: 0 });
       await call((cb) => store.set('s', read!, cb));
       const [row] = await select<{ data: string }>(testStore(), "SELECT data FROM sessions WHERE sid = 's'");
       expect(JSON.parse(row!.data)).to.not.have.property('user');

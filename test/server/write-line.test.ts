@@ -75,14 +75,15 @@ describe('SNIPPET_WRITE_CONCURRENCY=2 over WEB_CONCURRENCY=2: a write at a time 
 
   it('just after a read ended, a create still waits for its place', async () => {
     const { runtime } = service!;
-    const ownerId = (await runtime.store.models.User.findOne({ where: { username: 'alice' } }))!.id;
+    const owner = {
+      id: (await runtime.store.models.User.findOne({ where: { username: 'alice' } }))!.id,
+      username: 'alice',
+    };
     await runtime.inflight.tracked(() => Promise.resolve(), true);
     let stored = false;
     // The line is asked at the call, within the linger of the read that just ended.
     const { waiting } = await whileHeld(false, async () => {
-      const waiting = runtime.store.snippets
-        .create({ code: 'lingered' }, ownerId, Date.now)
-        .then(() => (stored = true));
+      const waiting = runtime.store.snippets.create({ code: 'lingered' }, owner, Date.now).then(() => (stored = true));
       await sleep(300);
       expect(stored, 'stored while the line was full').to.equal(false);
       return { waiting };

@@ -2,6 +2,7 @@
 // The procedures reach it as ctx.runtime.store.snippets (src/runtime.ts), so a request reads router → this store →
 // the engine's driver (src/store/sqlite/, src/store/mysql/).
 import type { Store } from '../database';
+import type { AuthUser } from '../../requester';
 import type { SearchTerms } from '../search';
 import type { Revision } from '../../snippets/revision';
 import type { SnippetFilters } from '../../snippets/query';
@@ -43,8 +44,8 @@ export interface SnippetStore {
   ownerId(id: number): Promise<number | undefined>;
   /** The stored snippet an update or a delete starts from, `highlighted` left out. */
   forWrite(id: number): Promise<StoredSnippet | null>;
-  /** A new snippet and its revision 1, in one transaction; `clock` times the revision. */
-  create(fields: SnippetFields, ownerId: number, clock: () => number): Promise<StoredSnippet>;
+  /** A new snippet of `owner` and its revision 1, in one transaction; `clock` times the revision. */
+  create(fields: SnippetFields, owner: AuthUser, clock: () => number): Promise<StoredSnippet>;
   /** `fields` saved over `read` as a new revision, if `ifMatch` allows (src/store/snippets/writes.ts). */
   update(
     read: StoredSnippet,
@@ -75,7 +76,7 @@ export function snippetStore(db: Store): SnippetStore {
     ownerId: (id) => snippetOwnerId(db, id),
     forWrite: (id) => snippetForWrite(db, id),
     // Every snippet write waits in the process's line beside reads (src/store/write-line.ts).
-    create: (fields, ownerId, clock) => db.writeLine.run(() => createSnippet(db, fields, ownerId, clock)),
+    create: (fields, owner, clock) => db.writeLine.run(() => createSnippet(db, fields, owner, clock)),
     update: (read, fields, ifMatch, clock) => db.writeLine.run(() => updateSnippet(db, read, fields, ifMatch, clock)),
     delete: (read, ifMatch) => db.writeLine.run(() => deleteSnippet(db, read, ifMatch)),
     revision: (id, n) => revisionOf(db, id, n),

@@ -10,6 +10,7 @@ import type { SnippetFields } from '../../snippets/schema';
 import { fieldsOf, isWritable } from '../../schemas/table';
 import { revisionBytes } from './revisions';
 import { assertRoomFor } from './usage';
+import type { AuthUser } from '../../requester';
 import { select } from '../select';
 import { STORED_NAMES, withBooleans, type RawRow } from './columns';
 import { writeTransaction, type Tx } from '../transaction';
@@ -74,16 +75,20 @@ export async function snippetForWrite(store: Store, id: number): Promise<StoredS
   return row ? withBooleans(row) : null;
 }
 
-/** `clock` times the revision (ms since the epoch: the runtime's clock, which the revision thinning goes by). */
+/**
+ * A new snippet of `owner` (the request's user, with the count its credential's lookup read: usage.ts assertRoomFor).
+ * `clock` times the revision (ms since the epoch: the runtime's clock, which the revision thinning goes by).
+ */
 export async function createSnippet(
   store: Store,
   fields: SnippetFields,
-  ownerId: number,
+  owner: AuthUser,
   clock: () => number = Date.now,
 ): Promise<StoredSnippet> {
   const saved = { ...DEFAULTS, ...fields } as SavedFields;
   const bytes = revisionBytes(saved);
-  await assertRoomFor(store, ownerId, bytes);
+  const ownerId = owner.id;
+  await assertRoomFor(store, owner, bytes);
   const [highlighted, entry] = await Promise.all([
     store.models.Snippet.render(saved),
     store.engine.searchEntry?.(saved.title, saved.code),
