@@ -199,7 +199,7 @@ export class SqliteEngine implements Engine {
 
   /**
    * A lookup by key (`urgent`) on a file is read at once on the main thread (./key-reader.ts), unless that connection
-   * cannot read it now. Every other read has a stop: its lane's deadline from the call, and its query's client going
+   * cannot read it (busy, an error, closed): then on a reader, as every other read. Every other read has a stop: its lane's deadline from the call, and its query's client going
    * away (src/store/cancellation.ts). Stopped before it has a reader, it never starts; stopped while it runs, it is
    * interrupted on its reader (withReader).
    */

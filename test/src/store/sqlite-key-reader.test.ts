@@ -71,7 +71,7 @@ describe('lookups by key on a SQLite file', function () {
     expect(await userForToken(store, key)).to.equal(undefined);
   });
 
-  it('cannot read while another connection holds the file locked: answers undefined, never waits nor throws', () => {
+  it('cannot read while another connection holds the file locked, nor after an error or its close: answers undefined, never waits nor throws', () => {
     // Rollback-journal mode, where a writer's EXCLUSIVE lock keeps readers out (in WAL mode, as the service runs,
     // readers are kept out only while the WAL's index is rebuilt).
     const file = path.join(dir, 'locked.sqlite3');
@@ -89,6 +89,13 @@ describe('lookups by key on a SQLite file', function () {
       expect(reader.all(sql, ['a'])).to.deep.equal([{ v: 2 }]);
       // A value node:sqlite cannot bind (a Date) is left to a reader too.
       expect(reader.all(sql, [new Date()])).to.equal(undefined);
+      // So is any other error (a reader meets it too, and the store answers it as it answers every read's); the
+      // lookups after it read at once again.
+      expect(reader.all('SELECT v FROM no_such_table WHERE k = ?', ['a'])).to.equal(undefined);
+      expect(reader.all(sql, ['a'])).to.deep.equal([{ v: 2 }]);
+      // Closed with its store, it opens no connection again: the lookup goes to the readers.
+      reader.close();
+      expect(reader.all(sql, ['a'])).to.equal(undefined);
     } finally {
       reader.close();
       other.close();
