@@ -2,6 +2,7 @@
 // user"). A save past it is 413 with a detail and stores nothing; a delete gives its bytes back. Run on both engines.
 import { expect } from 'chai';
 import { select } from '../../src/store/select';
+import { assertRoomFor } from '../../src/store/snippets/usage';
 import { makeUser, resetDatabase } from '../support/db';
 import { readsDuring } from '../support/engine';
 import { api, basic, login } from '../support/http';
@@ -120,6 +121,24 @@ describe('USER_QUOTA_BYTES', () => {
       for (const [scheme, create] of creates)
         expect((await create('y'.repeat(101))).status, `${scheme}: past the quota`).to.equal(413);
       expect(await stored('alice')).to.equal(900);
+    });
+
+    it('judges a refusal on the count as it is now, not as the credential read it (a delete since freed space)', async () => {
+      const alice = (await select<{ id: number }>(testStore(), "SELECT id FROM users WHERE username = 'alice'"))[0]!;
+      // The credential's lookup read a full quota; nothing is stored now.
+      const read = { id: Number(alice.id), username: 'alice', storedBytes: QUOTA };
+      await assertRoomFor(testStore(), read, 10);
+      // And a count that is full now refuses, whatever was read before.
+      await api()
+        .post('/snippets/')
+        .set(as('alice'))
+        .send({ code: 'x'.repeat(995) })
+        .expect(201);
+      const refused = await assertRoomFor(testStore(), read, 10).then(
+        () => undefined,
+        (err: Error) => err,
+      );
+      expect(refused?.constructor.name).to.equal('OverQuota');
     });
 
     it('counts UTF-8 bytes, not characters: 250 four-byte characters are 1,000 bytes', async () => {
