@@ -12,7 +12,7 @@ import {
   type PersonalTokenRow,
 } from '../store/personal-tokens';
 import { randomKey, safeEqual, sha256 } from './digest';
-import { storedBytesOf } from '../store/snippets/usage';
+import { userWithStoredBytes } from '../store/snippets/usage';
 import type { AuthUser } from './users';
 
 export const PERSONAL_TOKEN_PREFIX = 'snp_';
@@ -95,6 +95,5 @@ export async function checkPersonalToken(store: Store, key: string, now: number)
   const since = now - LAST_USED_GRANULARITY_MS;
   if (row.last_used === null || dateOf(row.last_used).getTime() < since)
     await notePersonalTokenUse(store, row.id, new Date(now), new Date(since));
-  const user = { id: row.user_id, username: row.username, storedBytes: storedBytesOf(row) };
-  return { user, tokenId: row.id, scopes: scopesOf(row.scopes) };
+  return { user: userWithStoredBytes(row.user_id, row.username, row), tokenId: row.id, scopes: scopesOf(row.scopes) };
 }

@@ -3,7 +3,7 @@
 import { Op } from 'sequelize';
 import type { Store } from './database';
 import { lookup, select } from './select';
-import { STORED_BYTES } from './snippets/usage';
+import { STORED_BYTES, type StoredBytesColumn } from './snippets/usage';
 
 export interface PersonalTokenRow {
   id: number;
@@ -15,7 +15,7 @@ export interface PersonalTokenRow {
 }
 
 /** What a request's key finds: the token and its active user. */
-export interface PersonalTokenMatch {
+export interface PersonalTokenMatch extends StoredBytesColumn {
   id: number;
   key_digest: string;
   scopes: string;
@@ -23,8 +23,6 @@ export interface PersonalTokenMatch {
   last_used: Date | string | null;
   user_id: number;
   username: string;
-  /** STORED_BYTES (src/store/snippets/usage.ts). */
-  stored_bytes: number | null;
 }
 
 export async function insertPersonalToken(

@@ -3,7 +3,7 @@ import { QueryTypes } from 'sequelize';
 import type { AuthUser } from '../requester';
 import type { Store } from './database';
 import { lookup } from './select';
-import { STORED_BYTES, storedBytesOf } from './snippets/usage';
+import { STORED_BYTES, userWithStoredBytes, type StoredBytesColumn } from './snippets/usage';
 
 export interface SessionRow {
   data: string;
@@ -23,13 +23,9 @@ export interface SessionRead extends SessionRow {
  * stored without its user (the release before) has none.
  */
 export async function sessionData(store: Store, sid: string): Promise<SessionRead | undefined> {
-  const row = await lookup<{
-    data: string;
-    expires: string | Date;
-    user_id: number | null;
-    username: string | null;
-    stored_bytes: number | null;
-  }>(
+  const row = await lookup<
+    { data: string; expires: string | Date; user_id: number | null; username: string | null } & StoredBytesColumn
+  >(
     store,
     `SELECT s.data, s.expires, s.user_id, u.username, ${STORED_BYTES} FROM sessions s LEFT JOIN users u ON u.id = s.user_id AND u.is_active = 1 WHERE s.sid = ?`,
     [sid],
@@ -42,7 +38,7 @@ export async function sessionData(store: Store, sid: string): Promise<SessionRea
     data: row.data,
     expires: expires!,
     userId,
-    user: row.username === null ? null : { id: userId, username: row.username, storedBytes: storedBytesOf(row) },
+    user: row.username === null ? null : userWithStoredBytes(userId, row.username, row),
   };
 }
 

@@ -3,7 +3,7 @@ import { QueryTypes } from 'sequelize';
 import type { Store } from './database';
 import { isDuplicate } from './errors';
 import { lookup, select } from './select';
-import { STORED_BYTES, storedBytesOf } from './snippets/usage';
+import { STORED_BYTES, userWithStoredBytes, type StoredBytesColumn } from './snippets/usage';
 import type { AuthUser } from '../requester';
 
 export async function tokenKeyOf(store: Store, userId: number): Promise<string | undefined> {
@@ -26,12 +26,12 @@ export async function insertToken(store: Store, userId: number, key: string, dig
 
 /** The active user whose key has this digest, with their stored bytes (a create's early quota check). */
 export async function userByTokenDigest(store: Store, digest: string): Promise<AuthUser | undefined> {
-  const row = await lookup<{ id: number; username: string; stored_bytes: number | null }>(
+  const row = await lookup<{ id: number; username: string } & StoredBytesColumn>(
     store,
     `SELECT u.id, u.username, ${STORED_BYTES} FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.key_digest = ? AND u.is_active = 1`,
     [digest],
   );
-  return row && { id: row.id, username: row.username, storedBytes: storedBytesOf(row) };
+  return row && userWithStoredBytes(row.id, row.username, row);
 }
 
 /** Deletes the user's key; false when they had none. */

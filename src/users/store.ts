@@ -6,7 +6,7 @@ import type { Store } from '../store/database';
 export type { AuthUser };
 import { lookup, select } from '../store/select';
 import { PAGE_IDS, rowsWithin } from '../store/page-budget';
-import { STORED_BYTES, storedBytesOf } from '../store/snippets/usage';
+import { STORED_BYTES, userWithStoredBytes, type StoredBytesColumn } from '../store/snippets/usage';
 
 /** A user with the stored password hash, for a password check. */
 export interface Account extends AuthUser {
@@ -18,22 +18,22 @@ export interface Account extends AuthUser {
  * deactivateuser`).
  */
 export async function accountByUsername(store: Store, username: string): Promise<Account | undefined> {
-  const row = await lookup<Account & { stored_bytes: number | null }>(
+  const row = await lookup<Account & StoredBytesColumn>(
     store,
     `SELECT u.id, u.username, u.password, ${STORED_BYTES} FROM users u WHERE u.username = ? AND u.is_active = 1`,
     [username],
   );
-  return row && { id: row.id, username: row.username, password: row.password, storedBytes: storedBytesOf(row) };
+  return row && { ...userWithStoredBytes(row.id, row.username, row), password: row.password };
 }
 
 /** The active user a session names, with their stored bytes. */
 export async function authUserById(store: Store, id: number): Promise<AuthUser | undefined> {
-  const row = await lookup<AuthUser & { stored_bytes: number | null }>(
+  const row = await lookup<AuthUser & StoredBytesColumn>(
     store,
     `SELECT u.id, u.username, ${STORED_BYTES} FROM users u WHERE u.id = ? AND u.is_active = 1`,
     [id],
   );
-  return row && { id: row.id, username: row.username, storedBytes: storedBytesOf(row) };
+  return row && userWithStoredBytes(row.id, row.username, row);
 }
 
 export async function authUserByUsername(store: Store, username: string): Promise<AuthUser | undefined> {

@@ -48,12 +48,22 @@ async function firstCount(tx: Tx, ownerId: number, bytes: number): Promise<void>
 /**
  * The user's stored bytes as a column of a credential's lookup whose user is `u`: a create's early check
  * (assertRoomFor) then goes by the count read with the credential, with no statement of its own (a statement on a
- * reader, about 0.3 CPU ms of a create's 2: docs/operations.md "Storage per user"). NULL before their first save.
+ * reader: a create 1.74 -> 1.50 CPU ms, docs/benchmarks.md "Lookups by key on the main thread…"). NULL before their
+ * first save.
  */
 export const STORED_BYTES = '(SELECT c.stored_bytes FROM user_storage c WHERE c.user_id = u.id) AS stored_bytes';
 
-/** STORED_BYTES's value as a number: 0 before the first save. */
-export const storedBytesOf = (row: { stored_bytes?: number | string | null }): number => Number(row.stored_bytes ?? 0);
+/** The column STORED_BYTES adds to a row. */
+export interface StoredBytesColumn {
+  stored_bytes: number | string | null;
+}
+
+/** The user a credential's lookup found, with the count STORED_BYTES read (0 before their first save). */
+export const userWithStoredBytes = (id: number, username: string, row: StoredBytesColumn): AuthUser => ({
+  id,
+  username,
+  storedBytes: Number(row.stored_bytes ?? 0),
+});
 
 /** The owner's stored bytes: 0 before their first save. */
 async function storedBytes(store: Store, ownerId: number): Promise<number> {
