@@ -25,6 +25,21 @@ export default tseslint.config(
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // Two copies of SQLite in one process do not see each other's POSIX locks on the same file: a second copy's
+      // first connection truncates the -shm the first copy's connections use, and its writes and checkpoints ignore
+      // their locks (https://www.sqlite.org/howtocorrupt.html, 2.2.1 "Multiple copies of SQLite linked into the same
+      // application"; docs/scaling.md "One SQLite library in a process").
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'node:sqlite',
+              message: 'node-sqlite3 is the SQLite of this process; a second copy breaks its locks (docs/scaling.md).',
+            },
+          ],
+        },
+      ],
     },
   },
   // Layout is Prettier's (npm run format; npm run lint checks it): no lint rule argues with it.

@@ -14,7 +14,6 @@ import { writerLine, type WriterLine } from '../write-turn-gate';
 import { commonTerms, sqliteSearch } from './search';
 import type { SearchTerms } from '../search';
 import { StatementCache } from './statements';
-import { KeyReader } from './key-reader';
 import { openConnection } from './connection';
 import { GroupCommit } from './group-commit';
 import { WriterThread } from '../writer-thread';
@@ -103,8 +102,6 @@ export class SqliteEngine implements Engine {
   /** The line for the writer connection, one statement at a time (or one transaction, holdWriter). */
   private readonly writerGate: WriterLine;
   private readonly readerStatements = new StatementCache();
-  /** A file's lookups by key, read at once on the main thread (./key-reader.ts). */
-  private readonly keyReader: KeyReader | undefined;
   /** The snippet writes' connection on a file, on a thread of its own. */
   private readonly thread: WriterThread | undefined;
   /** The writes that queue meanwhile commit together, each in its savepoint (src/store/sqlite/group-commit.ts). */
@@ -120,7 +117,6 @@ export class SqliteEngine implements Engine {
   constructor(url: string, config: SqliteConfig) {
     const storage = url.slice('sqlite:'.length) || ':memory:';
     this.file = storage !== ':memory:' ? storage : undefined;
-    this.keyReader = this.file ? new KeyReader(this.file) : undefined;
     // No retries: Sequelize would try a busy write five times, each waiting the busy timeout, where one wait is the bound.
     this.sequelize = new Sequelize({
       logging: false,
@@ -198,14 +194,11 @@ export class SqliteEngine implements Engine {
   }
 
   /**
-   * A lookup by key (`urgent`) on a file is read at once on the main thread (./key-reader.ts), unless that connection
-   * cannot read it (busy, an error, closed): then on a reader, as every other read. Every other read has a stop: its lane's deadline from the call, and its query's client going
-   * away (src/store/cancellation.ts). Stopped before it has a reader, it never starts; stopped while it runs, it is
+   * Every read has a stop: its lane's deadline from the call, and its query's client going away
+   * (src/store/cancellation.ts). Stopped before it has a reader, it never starts; stopped while it runs, it is
    * interrupted on its reader (withReader).
    */
   select<T extends object>(sql: string, params: readonly unknown[], kind: ReadKind, urgent: boolean): Promise<T[]> {
-    const rows = urgent ? this.keyReader?.all<T>(sql, params) : undefined;
-    if (rows) return Promise.resolve(rows);
     const on = kind === 'search' ? this.searchLane : this.read;
     return this.withReader(
       on,
@@ -355,7 +348,6 @@ export class SqliteEngine implements Engine {
   }
 
   async close(): Promise<void> {
-    this.keyReader?.close();
     await this.thread?.close();
     const writer = await this.writer();
     const opened = async (l: Lane) => (l.readers ? await l.readers.catch(() => []) : []);
