@@ -274,7 +274,7 @@ const EnvSchema = z.object({
    * the others wait in line, first come first served, DATABASE_TIMEOUT_MS at most (then 503 with Retry-After). A crowd
    * of writers so leaves the cores to the reads beside it, and has them all when there are none (docs/configuration.md).
    */
-  SNIPPET_WRITE_CONCURRENCY: integer(1, 1000, 8),
+  SNIPPET_WRITE_CONCURRENCY: integer(1, 1000, 12),
   HIGHLIGHT_WORKERS: integer(1, undefined, Math.max(1, os.availableParallelism())),
   /** Worker threads for diffs of more than a few changed lines, apart from the highlighting ones (a small change has one of its own). */
   DIFF_WORKERS: integer(1, 64, 1),

@@ -68,7 +68,7 @@ export function openStore(config: StoreConfig, highlighter: Highlighter, reading
     revisionsDaily: config.SNIPPET_REVISIONS_DAILY ?? 0,
     quotaBytes: config.USER_QUOTA_BYTES ?? 0,
     writeLine: new WriteLine(
-      Math.ceil((config.SNIPPET_WRITE_CONCURRENCY ?? 8) / (config.WEB_CONCURRENCY ?? 1)),
+      Math.ceil((config.SNIPPET_WRITE_CONCURRENCY ?? 12) / (config.WEB_CONCURRENCY ?? 1)),
       config.DATABASE_TIMEOUT_MS ?? 5000,
       reading,
     ),
