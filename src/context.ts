@@ -21,8 +21,12 @@ export interface Context {
   scopes: readonly Scope[] | null;
   /** The client's address as the throttles key it (Express's req.ip: TRUST_PROXY's proxies' X-Forwarded-For believed), if known. */
   address?: string;
-  /** Where a procedure says what the service did about a request beside answering it (a write retried, say). */
-  log: Logger;
+  /**
+   * Where a procedure says what the service did about a request beside answering it (a write retried, say): made when
+   * first asked for, since few requests say anything (the request's child logger is made on first use:
+   * server/access-log.ts requestLoggers; made for every request it took about 1% of a busy process's main thread).
+   */
+  log: () => Logger;
   /**
    * The WWW-Authenticate challenge of the edge the request came through (its first authentication scheme's), if any:
    * the refusal rule answers an anonymous request 401 with it, 403 without (src/refusal.ts).
@@ -57,7 +61,7 @@ export function createContextInner(opts: Pick<Context, 'runtime'> & Partial<Cont
     scheme: opts.scheme ?? null,
     scopes: opts.scopes ?? null,
     address: opts.address,
-    log: opts.log ?? opts.runtime.log,
+    log: opts.log ?? (() => opts.runtime.log),
     challenge: opts.challenge,
     etag: opts.etag,
     signal: opts.signal,

@@ -19,7 +19,7 @@ export function requestContext(req: ContextSource, etag?: Context['etag']): Cont
     scheme: req.requester.scheme,
     scopes: req.requester.scopes,
     address: req.ip,
-    log: req.log,
+    log: () => req.log,
     challenge: req.res?.locals.challenge,
     etag,
     signal: req.res && clientGoneSignal(req.res),

@@ -229,10 +229,12 @@ function written<T>(outcome: T | WriteRefused): T {
 /** A snippet write, run again when it lost a deadlock or (Galera) its certification; each retry is a warn record. */
 function retrying<T>(ctx: Context, write: string, work: () => Promise<T>): Promise<T> {
   return retryConflicts(work, ({ attempt, pauseMs, err }) =>
-    ctx.log.warn(
-      { err, write, attempt, pauseMs },
-      `snippet ${write} lost a write conflict (deadlock or certification); retrying`,
-    ),
+    ctx
+      .log()
+      .warn(
+        { err, write, attempt, pauseMs },
+        `snippet ${write} lost a write conflict (deadlock or certification); retrying`,
+      ),
   );
 }
 
