@@ -228,14 +228,10 @@ function written<T>(outcome: T | WriteRefused): T {
 
 /** A snippet write, run again when it lost a deadlock or (Galera) its certification; each retry is a warn record. */
 function retrying<T>(ctx: Context, write: string, work: () => Promise<T>): Promise<T> {
-  return retryConflicts(work, ({ attempt, pauseMs, err }) =>
-    ctx
-      .log()
-      .warn(
-        { err, write, attempt, pauseMs },
-        `snippet ${write} lost a write conflict (deadlock or certification); retrying`,
-      ),
-  );
+  return retryConflicts(work, ({ attempt, pauseMs, err }) => {
+    const message = `snippet ${write} lost a write conflict (deadlock or certification); retrying`;
+    ctx.log().warn({ err, write, attempt, pauseMs }, message);
+  });
 }
 
 /** Drops keys whose value is undefined, so an omitted field keeps its default or stored value; required keys stay required. */
