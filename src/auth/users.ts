@@ -1,5 +1,5 @@
 // Account operations shared by every authentication scheme and the CLI.
-import { accountByUsername, insertUser, updatePasswordHash, type AuthUser } from '../users/store';
+import { accountByUsername, insertUser, updatePasswordHash, userOf, type AuthUser } from '../users/store';
 import type { Store } from '../store/database';
 import type { Config } from '../config';
 import type { CredentialCache } from '../credential-cache';
@@ -32,7 +32,7 @@ export async function recentlyVerifiedUser(
   if (!remembered) return null;
   const account = await accountByUsername(runtime.store, username);
   if (account && remembered.userId === account.id && remembered.passwordHash === account.password) {
-    return { id: account.id, username: account.username, storedBytes: account.storedBytes };
+    return userOf(account);
   }
   credentials.forget(key);
   return null;
@@ -53,7 +53,7 @@ export async function checkCredentials(
     userId: account.id,
     passwordHash: account.password,
   });
-  return { id: account.id, username: account.username, storedBytes: account.storedBytes };
+  return userOf(account);
 }
 
 export async function createUser(

@@ -13,6 +13,9 @@ export interface Account extends AuthUser {
   password: string;
 }
 
+/** The account's user, its password hash left behind: the user goes on with the request, the hash never does. */
+export const userOf = ({ password: _password, ...user }: Account): AuthUser => user;
+
 /**
  * An active user's account, with their stored bytes: a deactivated user has no password that works (`snippets
  * deactivateuser`).
